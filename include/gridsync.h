@@ -1,0 +1,196 @@
+/* gridsync.h - barriers between the thread blocks (CUDA) / work-groups (OpenCL) of one
+ * kernel launch, with launches that refuse grids that cannot be co-resident and waits
+ * that end in an error code instead of a hang.
+ *
+ * Words: a *group* is a CUDA thread block, an OpenCL work-group or a team of threads
+ * on the cpu back end; a *grid* is the groups of one launch; an *episode* is one pass
+ * through a barrier; *co-resident* means every group of the grid runs at once.
+ *
+ * Conventions: opaque handles; every function returns gs_status (GS_OK = 0) and
+ * writes results through out-pointers; gs_status_string() names a status; the last
+ * native CUDA/OpenCL error stays readable with gs_device_native_error(). The library
+ * never exits, aborts or prints. */
+#ifndef GRIDSYNC_H
+#define GRIDSYNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRIDSYNC_VERSION_MAJOR 0
+#define GRIDSYNC_VERSION_MINOR 1
+#define GRIDSYNC_VERSION_PATCH 0
+
+typedef enum gs_status {
+    GS_OK = 0,
+    GS_ERR_INVALID_ARGUMENT = 1, /* a null handle or pointer, a zero or out-of-range count */
+    GS_ERR_UNKNOWN_ALGO = 2,     /* no protocol of that name or number */
+    GS_ERR_UNSUPPORTED = 3,      /* the protocol or feature does not exist on this back end */
+    GS_ERR_NO_DEVICE = 4,        /* no device of the asked back end and index */
+    GS_ERR_BACKEND_UNAVAILABLE = 5, /* the back end was not built into this library */
+    GS_ERR_OUT_OF_MEMORY = 6,
+    GS_ERR_TOO_MANY_GROUPS = 7, /* the grid exceeds the co-residency bound */
+    GS_ERR_TIMEOUT = 8,         /* a barrier wait passed its deadline: see gs_barrier_abort_info */
+    GS_ERR_NEEDS_RESET = 9,     /* the barrier was aborted; call gs_barrier_reset first */
+    GS_ERR_BUILD = 10,          /* the OpenCL program did not build: see gs_device_build_log */
+    GS_ERR_NATIVE = 11,         /* a CUDA/OpenCL/pthreads call failed: see gs_device_native_error */
+    GS_ERR_BAD_STATE = 12,      /* the kernel found a barrier state of another grid or kind */
+    GS_ERR_CHECK_FAILED = 13,   /* a built-in program computed a wrong result */
+    GS_ERR_SMALL_BUFFER = 14    /* an output buffer is too small */
+} gs_status;
+
+/* A static English name for a status ("GS_ERR_TIMEOUT: ..."); never NULL. */
+const char *gs_status_string(gs_status status);
+
+/* ---- back ends and devices ---------------------------------------------------- */
+
+typedef enum gs_backend {
+    GS_BACKEND_AUTO = 0, /* CUDA GPU, else OpenCL GPU, else an OpenCL CPU device, else cpu */
+    GS_BACKEND_CPU = 1,
+    GS_BACKEND_OPENCL = 2,
+    GS_BACKEND_CUDA = 3
+} gs_backend;
+
+const char *gs_backend_name(gs_backend backend);
+/* "auto", "cpu", "opencl", "cuda" -> backend; GS_ERR_INVALID_ARGUMENT otherwise. */
+gs_status gs_backend_from_name(const char *name, gs_backend *out);
+/* Whether the back end was compiled into this library (it may still find no device). */
+int gs_backend_built(gs_backend backend);
+
+typedef struct gs_device gs_device;
+
+/* Opens device `index` of a back end. With GS_BACKEND_AUTO the environment variable
+ * GRIDSYNC_BACKEND (auto|cpu|opencl|cuda) overrides the choice; with an explicit
+ * back end, OpenCL devices are numbered across platforms, GPUs first. */
+gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
+gs_status gs_device_close(gs_device *dev);
+
+typedef struct gs_device_info {
+    gs_backend backend;
+    char name[128];        /* e.g. "NVIDIA H100 80GB HBM3", "pthread-haswell-AMD EPYC" */
+    char platform[128];    /* OpenCL platform, CUDA driver version, or "cpu" */
+    unsigned compute_units;/* SMs, OpenCL compute units, or online cores */
+    unsigned max_group_size;
+    unsigned is_gpu;
+    unsigned ordering;     /* OpenCL: 2 C11 builtins, 1 1.x atomics + device fence, 0 seeds' idiom */
+    uint64_t global_mem_bytes;
+    uint64_t l2_bytes;     /* 0 where unknown */
+    unsigned cc_major, cc_minor; /* CUDA compute capability */
+    unsigned clock_khz, mem_clock_khz;
+} gs_device_info;
+
+gs_status gs_device_get_info(const gs_device *dev, gs_device_info *out);
+
+/* The most groups of `group_size` work-items that this device runs at once with the
+ * built-in kernel (CUDA: the occupancy API; OpenCL: compute units, or the discovered
+ * bound; cpu: a thread budget). */
+gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
+
+/* The last native error code (cudaError_t, cl_int, errno) and a text, for
+ * GS_ERR_NATIVE and GS_ERR_BUILD. */
+gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);
+
+/* ---- barriers ----------------------------------------------------------------- */
+
+typedef enum gs_algo {
+    GS_ALGO_CENTRAL = 0,  /* thesis CB: one atomic per group on one counter, all poll it */
+    GS_ALGO_LOCKFREE = 1, /* Xiao & Feng / thesis DCB: arrival and release flags, a master group */
+    GS_ALGO_NAIVE = 2,    /* blog globalSync1: one atomic per work-item */
+    GS_ALGO_FLIP = 3,     /* never-reset counter with a flip bit; the last arriver does not poll */
+    GS_ALGO_TREE = 4,     /* two-level counter: leaves, then a root */
+    GS_ALGO_RELAUNCH = 5, /* end the kernel, launch the next: the baseline */
+    GS_ALGO_CLUSTER = 6,  /* CUDA only: Hopper cluster barrier, then one arrival per cluster */
+    GS_ALGO_CG = 7,       /* CUDA only: cooperative_groups grid.sync() */
+    GS_ALGO_RELAUNCH_GRAPH = 8, /* CUDA only: relaunch through a CUDA graph */
+    GS_ALGO_COUNT_ = 9
+} gs_algo;
+
+const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
+gs_status gs_algo_from_name(const char *name, gs_algo *out);
+/* Whether `algo` runs on this device's back end. */
+int gs_algo_supported(const gs_device *dev, gs_algo algo);
+
+typedef struct gs_barrier gs_barrier;
+
+/* Allocates and initialises barrier state on the device for a grid of `groups`. */
+gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
+gs_status gs_barrier_destroy(gs_barrier *b);
+
+/* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). */
+gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
+
+/* How long one wait may last before the barrier aborts. Default: GRIDSYNC_TIMEOUT_MS
+ * from the environment, else GS_DEFAULT_TIMEOUT_MS. */
+#define GS_DEFAULT_TIMEOUT_MS 5000u
+gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
+gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
+
+/* Clears the state after an abort (or at any time between launches). */
+gs_status gs_barrier_reset(gs_barrier *b);
+
+typedef enum gs_abort_reason {
+    GS_ABORT_REASON_NONE = 0,
+    GS_ABORT_REASON_TIMEOUT = 1,
+    GS_ABORT_REASON_PEER = 2,
+    GS_ABORT_REASON_BAD_GRID = 3,
+    GS_ABORT_REASON_BAD_STATE = 4,
+    GS_ABORT_REASON_HOST = 5
+} gs_abort_reason;
+
+/* What the last launch through this barrier left behind when it aborted. */
+typedef struct gs_abort_info {
+    gs_abort_reason reason;
+    unsigned group;      /* the group whose wait expired first */
+    unsigned episode;    /* the episode it was waiting in (0-based since the last reset) */
+    unsigned missing;    /* how many groups never arrived at that episode */
+    unsigned first_missing[8]; /* the first of them (up to 8) */
+} gs_abort_info;
+
+gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out);
+
+/* The device-side state, to pass to a user kernel: a CUDA device pointer, a cl_mem
+ * (as void *), or a host pointer (cpu). */
+gs_status gs_barrier_native(const gs_barrier *b, void **out);
+
+/* ---- built-in programs -------------------------------------------------------- */
+
+typedef enum gs_workload {
+    GS_WORKLOAD_EMPTY = 0,    /* barriers only: what the benchmark times */
+    GS_WORKLOAD_TESTSYNC = 1, /* the blog's test_sync */
+    GS_WORKLOAD_STENCIL = 2,  /* the Chinese blog's stencil, two barriers per iteration */
+    GS_WORKLOAD_MP = 3        /* message passing with random per-group delays */
+} gs_workload;
+
+typedef struct gs_run_config {
+    gs_workload workload;
+    unsigned groups;        /* groups launched (co-resident) */
+    unsigned group_size;    /* work-items per group */
+    unsigned iterations;    /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
+    unsigned seed;          /* MP: values and delays */
+    unsigned delay;         /* MP: the most polls a group idles before writing */
+    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
+} gs_run_config;
+
+typedef struct gs_run_result {
+    double elapsed_ns;      /* device time of the launch(es), from events or the clock */
+    unsigned barriers;      /* episodes executed per group */
+    uint64_t mismatches;    /* elements that differ from the sequential reference, plus
+                               the kernel's own message-passing errors */
+    int reference_checked;  /* 0 when the reference was too large to compute */
+    int all_equal;          /* STENCIL: the blog's check, every value the same */
+} gs_run_result;
+
+/* Runs a built-in program through barrier `b` (its algorithm decides how: a persistent
+ * kernel, or one launch per phase for the relaunch baselines) and checks the result
+ * against a sequential reference. GS_ERR_CHECK_FAILED when the result is wrong;
+ * GS_ERR_TOO_MANY_GROUPS, GS_ERR_TIMEOUT and the rest as their names say. */
+gs_status gs_run(gs_barrier *b, const gs_run_config *config, gs_run_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,119 @@
+/* gridsync/grid.h - what a group knows about the barrier it takes part in, and the
+ * one bounded wait every protocol polls with.
+ *
+ * Needs a shim (prims_*.h) included first. */
+#ifndef GRIDSYNC_GRID_H
+#define GRIDSYNC_GRID_H
+
+#include "gridsync/state.h"
+#include "gridsync/weaken.h"
+
+/* Kept in registers for the whole kernel: made once by gs_grid_begin. */
+typedef struct gs_grid {
+    GS_GLOBAL gs_word *state;
+    gs_u64 timeout;   /* clock units (gs_clock) a wait may last */
+    gs_u32 group;     /* this group, 0..groups-1 */
+    gs_u32 groups;    /* groups in the launch */
+    gs_u32 lid;       /* this work-item in its group */
+    gs_u32 lsize;     /* work-items per group */
+    gs_u32 episode;   /* barriers this group has completed, since the state was reset */
+    gs_u32 algo;      /* GS_ALGO_ID_* */
+    gs_u32 fanout;    /* tree: groups per leaf */
+    gs_u32 leaves;    /* tree: leaves */
+    gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
+    gs_u32 bad;       /* GS_ABORT_BAD_* when the launch does not match the state */
+} gs_grid;
+
+GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
+{
+    return g->state + GS_WORD(line, word);
+}
+
+/* Every work-item of every group calls this once, before its first barrier. */
+GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
+{
+    gs_grid g;
+    g.state = state;
+    g.group = gs_group_id();
+    g.groups = gs_num_groups();
+    g.lid = gs_local_id();
+    g.lsize = gs_local_size();
+    g.algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
+    g.timeout = (gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_LO]) |
+                ((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_HI]) << 32);
+    g.fanout = gs_load_relaxed(&state[GS_HDR_FANOUT]);
+    g.leaves = gs_load_relaxed(&state[GS_HDR_LEAVES]);
+    g.spinners = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
+    g.bad = GS_ABORT_NONE;
+    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC)
+        g.bad = GS_ABORT_BAD_STATE;
+    else if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != g.groups)
+        g.bad = GS_ABORT_BAD_GRID;
+    /* Every group ended the previous launch at the same episode, and only this group
+     * writes its own count: the state needs no reset between launches. */
+    g.episode = g.bad ? 0u : gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(g.group), GS_G_ARRIVED));
+    if (g.spinners == 0u || g.spinners > g.lsize)
+        g.spinners = g.lsize;
+    return g;
+}
+
+/* First to give up records who and where; the host reads it after the launch. */
+GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
+{
+    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), g->group);
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), g->episode);
+    }
+}
+
+/* What a wait waits for. */
+#define GS_UNTIL_REACHED 0u /* the word has reached target (modulo 2^32) */
+#define GS_UNTIL_FLIP 1u    /* the word's flip bit equals target */
+
+GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
+{
+    return until == GS_UNTIL_FLIP ? (v & GS_FLIP_BIT) == target
+                                  : (gs_u32)(v - target) < GS_FLIP_BIT;
+}
+
+/* The only spin in gridsync. Polls with acquire loads; every 16th failed poll looks
+ * at the abort word and the clock, so the fast path costs nothing extra. Returns 0
+ * when the condition holds, else why the caller must leave. */
+GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
+{
+    gs_u32 polls = 0u;
+    gs_u64 deadline = 0u;
+    while (!gs_ready(gs_load_acquire(w), target, until)) {
+        ++polls;
+        gs_pause(polls);
+        if ((polls & 15u) != 0u)
+            continue;
+        if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
+            return GS_ABORT_PEER;
+        gs_u64 now = gs_clock(polls);
+        if (deadline == 0u) {
+            deadline = now + g->timeout;
+        } else if (now >= deadline) {
+            gs_raise_abort(g, GS_ABORT_TIMEOUT);
+            return GS_ABORT_TIMEOUT;
+        }
+    }
+    return GS_ABORT_NONE;
+}
+
+/* Progress for the host's diagnosis of a timeout: which groups arrived where. */
+GS_DEVICE void gs_note_arrival(const gs_grid *g)
+{
+    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), g->episode + 1u);
+}
+
+/* Ends a barrier: a group barrier that also tells every work-item whether any of
+ * them must leave. */
+GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
+{
+    return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_VERDICT))
+               ? (why ? why : GS_ABORT_PEER)
+               : GS_ABORT_NONE;
+}
+
+#endif

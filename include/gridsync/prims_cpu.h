@@ -1,0 +1,68 @@
+/* gridsync/prims_cpu.h - the primitives for the cpu back end: C11 atomics, and a
+ * group that is a team of threads with an intra-group barrier of its own.
+ *
+ * The runtime (src/cpu) sets gs_cpu_self for every thread it starts, so group and
+ * member indices read like the GPU built-ins they stand for. */
+#ifndef GRIDSYNC_PRIMS_CPU_H
+#define GRIDSYNC_PRIMS_CPU_H
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#define GS_DEVICE static inline
+#define GS_GLOBAL
+#define GS_BACKEND_CPU 1
+
+typedef unsigned int gs_u32;
+typedef unsigned long long gs_u64;
+typedef _Atomic unsigned int gs_word;
+
+/* Who the calling thread is; filled in by the runtime before the kernel runs. */
+typedef struct gs_cpu_self {
+    gs_u32 group, groups, lid, lsize;
+    struct gs_cpu_team *team;
+} gs_cpu_self;
+extern _Thread_local gs_cpu_self gs_cpu_self_now;
+
+/* Barrier among the threads of the caller's team; returns non-zero on every member
+ * if any member passed a non-zero pred (CUDA's __syncthreads_or). */
+int gs_cpu_team_barrier_or(int pred);
+
+#define gs_group_id() (gs_cpu_self_now.group)
+#define gs_num_groups() (gs_cpu_self_now.groups)
+#define gs_local_id() (gs_cpu_self_now.lid)
+#define gs_local_size() (gs_cpu_self_now.lsize)
+
+#define gs_group_barrier() ((void)gs_cpu_team_barrier_or(0))
+#define gs_group_any(pred, slot) ((void)(slot), gs_cpu_team_barrier_or((pred) != 0))
+
+#define gs_load_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define gs_load_acquire(p) atomic_load_explicit((p), memory_order_acquire)
+#define gs_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+#define gs_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+#define gs_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define gs_fetch_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_release)
+#define gs_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+#define gs_fence_acq_rel() atomic_thread_fence(memory_order_acq_rel)
+
+GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
+{
+    atomic_compare_exchange_strong_explicit(p, &expected, desired, memory_order_relaxed,
+                                            memory_order_relaxed);
+    return expected;
+}
+
+/* Threads outnumber cores in every test: a spinner must give its core away. */
+#define gs_pause(polls) ((void)(polls), sched_yield())
+
+/* C11's clock, so the header needs no POSIX feature macro in user code. */
+GS_DEVICE gs_u64 gs_clock_ns(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (gs_u64)t.tv_sec * 1000000000ull + (gs_u64)t.tv_nsec;
+}
+#define gs_clock(polls) gs_clock_ns()
+
+#endif

@@ -1,0 +1,91 @@
+/* gridsync/prims_cuda.cuh - the primitives in CUDA C with the PTX memory model:
+ * every ordering is an explicit .acquire/.release/.acq_rel at .gpu scope; no volatile
+ * or cache hint stands in for ordering. */
+#ifndef GRIDSYNC_PRIMS_CUDA_CUH
+#define GRIDSYNC_PRIMS_CUDA_CUH
+
+#define GS_DEVICE static __device__ __forceinline__
+#define GS_GLOBAL
+#define GS_BACKEND_CUDA 1
+
+typedef unsigned int gs_u32;
+typedef unsigned long long gs_u64;
+typedef unsigned int gs_word;
+
+#define gs_group_id() ((gs_u32)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)))
+#define gs_num_groups() ((gs_u32)(gridDim.x * gridDim.y * gridDim.z))
+#define gs_local_id() ((gs_u32)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)))
+#define gs_local_size() ((gs_u32)(blockDim.x * blockDim.y * blockDim.z))
+
+#define gs_group_barrier() __syncthreads()
+#define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))
+
+GS_DEVICE gs_u32 gs_ld_relaxed(const gs_word *p)
+{
+    gs_u32 v;
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+GS_DEVICE gs_u32 gs_ld_acquire(const gs_word *p)
+{
+    gs_u32 v;
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+GS_DEVICE void gs_st_relaxed(gs_word *p, gs_u32 v)
+{
+    asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GS_DEVICE void gs_st_release(gs_word *p, gs_u32 v)
+{
+    asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GS_DEVICE gs_u32 gs_atom_add_relaxed(gs_word *p, gs_u32 v)
+{
+    gs_u32 o;
+    asm volatile("atom.relaxed.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+    return o;
+}
+GS_DEVICE gs_u32 gs_atom_add_release(gs_word *p, gs_u32 v)
+{
+    gs_u32 o;
+    asm volatile("atom.release.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+    return o;
+}
+GS_DEVICE gs_u32 gs_atom_add_acq_rel(gs_word *p, gs_u32 v)
+{
+    gs_u32 o;
+    asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+    return o;
+}
+GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
+{
+    gs_u32 o;
+    asm volatile("atom.relaxed.gpu.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(o) : "l"(p), "r"(expected), "r"(desired) : "memory");
+    return o;
+}
+
+#define gs_load_relaxed(p) gs_ld_relaxed(p)
+#define gs_load_acquire(p) gs_ld_acquire(p)
+#define gs_store_relaxed(p, v) gs_st_relaxed((p), (v))
+#define gs_store_release(p, v) gs_st_release((p), (v))
+#define gs_fetch_add_relaxed(p, v) gs_atom_add_relaxed((p), (v))
+#define gs_fetch_add_release(p, v) gs_atom_add_release((p), (v))
+#define gs_fetch_add_acq_rel(p, v) gs_atom_add_acq_rel((p), (v))
+#define gs_fence_acq_rel() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+
+/* Back off a little once a poll has failed a few times: fewer requests queue at the
+ * L2 slice that holds the polled line, and the arrival that ends the wait gets there
+ * sooner. */
+#define gs_pause(polls) do { if ((polls) > 8u) __nanosleep(32u); } while (0)
+
+GS_DEVICE gs_u64 gs_globaltimer(void)
+{
+    gs_u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#define gs_clock(polls) gs_globaltimer()
+
+#endif

@@ -1,0 +1,80 @@
+/* gridsync/state.h - layout of a barrier's state in device memory.
+ *
+ * Shared by the host runtime (which allocates and initialises the state) and the
+ * device code of every back end (which reads and writes it). Written in the common
+ * subset of C11, CUDA C and OpenCL C: integer macros only, no types.
+ *
+ * The state is an array of 32-bit words cut into lines of GS_LINE_WORDS words. Every
+ * word that one group writes and another polls sits on a line of its own, so polls of
+ * different groups never contend for one line and a poller never shares a line with
+ * an unrelated writer.
+ */
+#ifndef GRIDSYNC_STATE_H
+#define GRIDSYNC_STATE_H
+
+/* 128 bytes: the L2 line of NVIDIA GPUs since Volta, two x86 cache lines. */
+#define GS_LINE_WORDS 32u
+#define GS_LINE_BYTES (GS_LINE_WORDS * 4u)
+
+/* Line 0: the header, written by the host before a launch and read-only on the device. */
+#define GS_HDR_MAGIC 0u         /* GS_STATE_MAGIC: catches a stray pointer passed as state */
+#define GS_HDR_ALGO 1u          /* enum gs_algo */
+#define GS_HDR_GROUPS 2u        /* groups the state was created for */
+#define GS_HDR_TIMEOUT_LO 3u    /* wait bound in clock units (ns, or polls on OpenCL) */
+#define GS_HDR_TIMEOUT_HI 4u
+#define GS_HDR_FANOUT 5u        /* tree: groups per leaf */
+#define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
+#define GS_HDR_LEAVES 7u        /* tree: number of leaves */
+
+#define GS_STATE_MAGIC 0x67727364u /* "grsd" */
+
+/* Line 1: abort. Any group that gives up writes a reason here; every other group
+ * leaves at its next poll. The host reads it after the launch. */
+#define GS_LINE_ABORT 1u
+#define GS_ABORT_REASON 0u  /* enum gs_abort_reason, 0 while nobody aborted */
+#define GS_ABORT_GROUP 1u   /* the group that raised it */
+#define GS_ABORT_EPISODE 2u /* the episode it was waiting in */
+
+/* Line 2: the shared counter (central, naive, flip) or the tree's root counter. */
+#define GS_LINE_COUNTER 2u
+
+/* Lines from GS_LINE_GROUPS on: two lines per group, then the tree's two lines per leaf. */
+#define GS_LINE_GROUPS 3u
+/* Per-group line A, written by the group itself: */
+#define GS_G_ARRIVED 0u /* episodes this group has arrived at (monotone, wraps at 2^32) */
+#define GS_G_VERDICT 1u /* sticky non-zero once the group decided to leave (OpenCL broadcast) */
+/* Per-group line B, written by the master group (lockfree release flag): */
+#define GS_G_RELEASE 0u
+
+#define GS_LINE_GROUP_A(g) (GS_LINE_GROUPS + 2u * (g))
+#define GS_LINE_GROUP_B(g) (GS_LINE_GROUPS + 2u * (g) + 1u)
+#define GS_LINE_LEAF_COUNT(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l))
+#define GS_LINE_LEAF_GEN(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l) + 1u)
+#define GS_STATE_LINES(n, leaves) (GS_LINE_GROUPS + 2u * (n) + 2u * (leaves))
+
+#define GS_WORD(line, word) ((line) * GS_LINE_WORDS + (word))
+
+/* Reasons a wait ends without the barrier completing (also the device-side return
+ * value of gs_sync: 0 = the barrier completed). */
+#define GS_ABORT_NONE 0u
+#define GS_ABORT_TIMEOUT 1u   /* a wait passed its deadline */
+#define GS_ABORT_PEER 2u      /* another group aborted; this one left */
+#define GS_ABORT_BAD_GRID 3u  /* launched with another group count than the state was made for */
+#define GS_ABORT_BAD_STATE 4u /* the state's magic or algorithm is wrong */
+#define GS_ABORT_HOST 5u      /* the host asked every group to leave */
+
+/* Protocol identifiers; the host API's enum gs_algo has the same values. */
+#define GS_ALGO_ID_CENTRAL 0u
+#define GS_ALGO_ID_LOCKFREE 1u
+#define GS_ALGO_ID_NAIVE 2u
+#define GS_ALGO_ID_FLIP 3u
+#define GS_ALGO_ID_TREE 4u
+#define GS_ALGO_ID_RELAUNCH 5u
+#define GS_ALGO_ID_CLUSTER 6u
+#define GS_ALGO_ID_CG 7u
+#define GS_ALGO_ID_RELAUNCH_GRAPH 8u
+
+/* The top bit of a flip counter changes once per completed episode. */
+#define GS_FLIP_BIT 0x80000000u
+
+#endif

@@ -1,0 +1,30 @@
+/* gridsync/weaken.h - deliberately broken protocols, to prove the tests can fail.
+ *
+ * Never defined in a normal build. The test suite builds the library a second time
+ * with one of these and expects its checks to fail:
+ *   GS_WEAKEN_ORDER  every acquire and release becomes relaxed, fences vanish;
+ *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early.
+ */
+#ifndef GRIDSYNC_WEAKEN_H
+#define GRIDSYNC_WEAKEN_H
+
+#if defined(GS_WEAKEN_ORDER) && GS_WEAKEN_ORDER
+#undef gs_load_acquire
+#undef gs_store_release
+#undef gs_fetch_add_release
+#undef gs_fetch_add_acq_rel
+#undef gs_fence_acq_rel
+#define gs_load_acquire(p) gs_load_relaxed(p)
+#define gs_store_release(p, v) gs_store_relaxed((p), (v))
+#define gs_fetch_add_release(p, v) gs_fetch_add_relaxed((p), (v))
+#define gs_fetch_add_acq_rel(p, v) gs_fetch_add_relaxed((p), (v))
+#define gs_fence_acq_rel() ((void)0)
+#endif
+
+#if defined(GS_WEAKEN_COUNT) && GS_WEAKEN_COUNT
+#define GS_EARLY 1u
+#else
+#define GS_EARLY 0u
+#endif
+
+#endif

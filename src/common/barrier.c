@@ -1,0 +1,189 @@
+/* Barrier state: allocation, initialisation, reset, and the diagnosis of an abort. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static unsigned env_timeout_ms(void)
+{
+    const char *env = getenv("GRIDSYNC_TIMEOUT_MS");
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v > 0 && v <= 3600000ul)
+            return (unsigned)v;
+    }
+    return GS_DEFAULT_TIMEOUT_MS;
+}
+
+/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short. */
+static unsigned tree_fanout(unsigned groups)
+{
+    unsigned f = 2;
+    while (f * f < groups)
+        ++f;
+    return f;
+}
+
+static gs_status write_header(gs_barrier *b)
+{
+    uint32_t hdr[GS_LINE_WORDS] = {0};
+    uint64_t units = b->dev->ops->timeout_units(b->dev, b->timeout_ms);
+    hdr[GS_HDR_MAGIC] = GS_STATE_MAGIC;
+    hdr[GS_HDR_ALGO] = (uint32_t)b->algo;
+    hdr[GS_HDR_GROUPS] = b->groups;
+    hdr[GS_HDR_TIMEOUT_LO] = (uint32_t)units;
+    hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
+    hdr[GS_HDR_FANOUT] = b->fanout;
+    hdr[GS_HDR_SPINNERS] = b->spinners;
+    hdr[GS_HDR_LEAVES] = b->leaves;
+    return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
+}
+
+gs_status gs_barrier_reset(gs_barrier *b)
+{
+    if (!b)
+        return GS_ERR_INVALID_ARGUMENT;
+    void *zero = calloc(1, b->bytes);
+    if (!zero)
+        return GS_ERR_OUT_OF_MEMORY;
+    gs_status s = b->dev->ops->mem_write(b->dev, b->state, 0, zero, b->bytes);
+    free(zero);
+    if (s == GS_OK)
+        s = write_header(b);
+    if (s == GS_OK) {
+        b->aborted = 0;
+        memset(&b->abort, 0, sizeof b->abort);
+    }
+    return s;
+}
+
+gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
+{
+    if (!out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!dev || groups == 0 || groups > (1u << 24))
+        return GS_ERR_INVALID_ARGUMENT;
+    if ((unsigned)algo >= GS_ALGO_COUNT_)
+        return GS_ERR_UNKNOWN_ALGO;
+    if (!dev->ops->algo_supported(dev, algo))
+        return GS_ERR_UNSUPPORTED;
+    gs_barrier *b = calloc(1, sizeof *b);
+    if (!b)
+        return GS_ERR_OUT_OF_MEMORY;
+    b->dev = dev;
+    b->algo = algo;
+    b->groups = groups;
+    b->timeout_ms = env_timeout_ms();
+    b->spinners = dev->ops->spinners(dev);
+    b->fanout = algo == GS_ALGO_TREE ? tree_fanout(groups) : 1;
+    b->leaves = algo == GS_ALGO_TREE ? (groups + b->fanout - 1) / b->fanout : 0;
+    b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
+    gs_status s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
+    if (s == GS_OK && (s = gs_barrier_reset(b)) != GS_OK)
+        dev->ops->mem_free(dev, b->state);
+    if (s != GS_OK) {
+        free(b);
+        return s;
+    }
+    *out = b;
+    return GS_OK;
+}
+
+gs_status gs_barrier_destroy(gs_barrier *b)
+{
+    if (!b)
+        return GS_ERR_INVALID_ARGUMENT;
+    b->dev->ops->mem_free(b->dev, b->state);
+    free(b);
+    return GS_OK;
+}
+
+gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out)
+{
+    if (!b || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = b->bytes;
+    return GS_OK;
+}
+
+gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds)
+{
+    if (!b || milliseconds == 0 || milliseconds > 3600000u)
+        return GS_ERR_INVALID_ARGUMENT;
+    b->timeout_ms = milliseconds;
+    return write_header(b);
+}
+
+gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds)
+{
+    if (!b || !milliseconds)
+        return GS_ERR_INVALID_ARGUMENT;
+    *milliseconds = b->timeout_ms;
+    return GS_OK;
+}
+
+gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out)
+{
+    if (!b || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = b->abort;
+    return GS_OK;
+}
+
+gs_status gs_barrier_native(const gs_barrier *b, void **out)
+{
+    if (!b || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = b->dev->ops->mem_native(b->state);
+    return GS_OK;
+}
+
+gs_status gs_barrier_before_launch(const gs_barrier *b)
+{
+    return b->aborted ? GS_ERR_NEEDS_RESET : GS_OK;
+}
+
+/* Names the groups that never arrived at the episode the first waiter gave up in. */
+static gs_status diagnose(gs_barrier *b)
+{
+    uint32_t *words = malloc(b->bytes);
+    if (!words)
+        return GS_ERR_OUT_OF_MEMORY;
+    gs_status s = b->dev->ops->mem_read(b->dev, b->state, 0, words, b->bytes);
+    if (s == GS_OK) {
+        uint32_t needed = b->abort.episode + 1u;
+        for (unsigned g = 0; g < b->groups; ++g) {
+            uint32_t arrived = words[GS_WORD(GS_LINE_GROUP_A(g), GS_G_ARRIVED)];
+            if ((uint32_t)(arrived - needed) >= GS_FLIP_BIT) {
+                if (b->abort.missing < sizeof b->abort.first_missing / sizeof *b->abort.first_missing)
+                    b->abort.first_missing[b->abort.missing] = g;
+                ++b->abort.missing;
+            }
+        }
+    }
+    free(words);
+    return s;
+}
+
+gs_status gs_barrier_after_launch(gs_barrier *b)
+{
+    uint32_t line[3];
+    gs_status s = b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line,
+                                        sizeof line);
+    if (s != GS_OK || line[GS_ABORT_REASON] == GS_ABORT_NONE)
+        return s;
+    b->aborted = 1;
+    memset(&b->abort, 0, sizeof b->abort);
+    b->abort.reason = (gs_abort_reason)line[GS_ABORT_REASON];
+    b->abort.group = line[GS_ABORT_GROUP];
+    b->abort.episode = line[GS_ABORT_EPISODE];
+    switch (line[GS_ABORT_REASON]) {
+    case GS_ABORT_BAD_GRID:
+    case GS_ABORT_BAD_STATE: return GS_ERR_BAD_STATE;
+    default:
+        s = diagnose(b);
+        return s == GS_OK ? GS_ERR_TIMEOUT : s;
+    }
+}

@@ -1,0 +1,85 @@
+/* src/common/internal.h - what the common runtime needs from a back end.
+ *
+ * A back end implements gs_backend_ops and a device struct whose first member is a
+ * `struct gs_device`. The common code (barrier state, abort diagnosis, built-in
+ * programs and their checks, argument validation) is written once against this. */
+#ifndef GRIDSYNC_INTERNAL_H
+#define GRIDSYNC_INTERNAL_H
+
+#include "gridsync.h"
+
+#include "../kernels/work.h"
+#include "gridsync/state.h"
+
+typedef struct gs_mem gs_mem; /* a device buffer, back-end defined */
+
+/* One request to run the built-in kernel (src/kernels/workloads.h). */
+typedef struct gs_launch {
+    gs_mem *state;           /* barrier state */
+    gs_mem *a, *b, *c;       /* workload buffers; c holds GS_C_WORDS counters */
+    gs_work_params params;   /* params.phase_begin .. params.phase_end */
+    unsigned groups;         /* groups launched */
+    unsigned group_size;     /* work-items per group */
+    gs_algo algo;            /* RELAUNCH*: one launch per phase, timed as one span */
+    unsigned timeout_ms;     /* the barrier's wait bound (for host-side waits) */
+} gs_launch;
+
+typedef struct gs_backend_ops {
+    gs_backend id;
+    /* Number of devices this back end sees (0 if none; never fails). */
+    int (*count)(void);
+    gs_status (*open)(int index, gs_device **out);
+    void (*close)(gs_device *dev);
+    gs_status (*max_groups)(gs_device *dev, unsigned group_size, unsigned *out);
+    int (*algo_supported)(const gs_device *dev, gs_algo algo);
+    /* Wait bound in the device's clock units (ns; OpenCL: polls). */
+    uint64_t (*timeout_units)(gs_device *dev, unsigned milliseconds);
+    /* Work-items of the master group that may poll (0 = all). */
+    unsigned (*spinners)(const gs_device *dev);
+    gs_status (*mem_alloc)(gs_device *dev, size_t bytes, gs_mem **out);
+    void (*mem_free)(gs_device *dev, gs_mem *m);
+    gs_status (*mem_write)(gs_device *dev, gs_mem *m, size_t offset, const void *src, size_t n);
+    gs_status (*mem_read)(gs_device *dev, gs_mem *m, size_t offset, void *dst, size_t n);
+    void *(*mem_native)(gs_mem *m); /* device pointer / cl_mem / host pointer */
+    /* Runs the built-in kernel to completion and reports its device time. */
+    gs_status (*launch)(gs_device *dev, const gs_launch *l, double *elapsed_ns);
+} gs_backend_ops;
+
+struct gs_device {
+    const gs_backend_ops *ops;
+    gs_device_info info;
+    int native_code;
+    char native_text[512];
+};
+
+/* Records a native failure on the device and returns GS_ERR_NATIVE. */
+gs_status gs_native_fail(gs_device *dev, int code, const char *what);
+
+struct gs_barrier {
+    gs_device *dev;
+    gs_algo algo;
+    unsigned groups;
+    unsigned fanout, leaves, spinners;
+    unsigned timeout_ms;
+    size_t bytes;
+    gs_mem *state;
+    int aborted;
+    gs_abort_info abort;
+};
+
+/* After a launch through `b`: reads the abort line; on an abort fills b->abort, marks
+ * the barrier aborted and returns the status the caller should report. */
+gs_status gs_barrier_after_launch(gs_barrier *b);
+/* Before a launch through `b`: GS_ERR_NEEDS_RESET if the last one aborted. */
+gs_status gs_barrier_before_launch(const gs_barrier *b);
+
+/* The back ends built into this library (NULL where not built). */
+extern const gs_backend_ops gs_cpu_ops;
+#ifdef GRIDSYNC_HAVE_OPENCL
+extern const gs_backend_ops gs_opencl_ops;
+#endif
+#ifdef GRIDSYNC_HAVE_CUDA
+extern const gs_backend_ops gs_cuda_ops;
+#endif
+
+#endif

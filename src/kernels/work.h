@@ -1,0 +1,28 @@
+/* src/kernels/work.h - what the host tells the built-in kernel to do. Included by the
+ * host runtime and by the device code of every back end; plain C in their common
+ * subset, so the struct has the same layout on both sides. */
+#ifndef GRIDSYNC_WORK_H
+#define GRIDSYNC_WORK_H
+
+#define GS_WORK_EMPTY 0u    /* phases do nothing: the barrier alone is timed */
+#define GS_WORK_TESTSYNC 1u /* the blog's test_sync: write group id, barrier, read mirror */
+#define GS_WORK_STENCIL 2u  /* the Chinese blog's a[i] = a[i] + a[i+1] + a[i+2] */
+#define GS_WORK_MP 3u       /* message passing: every group checks every other group */
+
+/* Word indices in the counters buffer (c). */
+#define GS_C_ERRORS 0u  /* mismatches seen by the kernel */
+#define GS_C_SCRATCH 1u /* target of the atomics that stagger groups */
+#define GS_C_WORDS 2u
+
+typedef struct gs_work_params {
+    unsigned int work;           /* GS_WORK_* */
+    unsigned int phase_begin;    /* this launch runs phases [phase_begin, phase_end), */
+    unsigned int phase_end;      /*   with a barrier between consecutive phases */
+    unsigned int logical_groups; /* groups the work is written for (>= groups launched) */
+    unsigned int seed;           /* message passing: values and delays */
+    unsigned int delay;          /* message passing: most polls a group idles before writing */
+    unsigned int reserved0;
+    unsigned int reserved1;
+} gs_work_params;
+
+#endif

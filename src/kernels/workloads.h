@@ -1,0 +1,120 @@
+/* src/kernels/workloads.h - the built-in programs, written once for every back end.
+ *
+ * Each program is a sequence of phases over logical groups; a barrier separates
+ * consecutive phases. A launch runs a range of phases: all of them with a barrier
+ * protocol, one per launch for the relaunch baseline. A resident group runs every
+ * logical group congruent to it, so a grid larger than the device still computes the
+ * same result (virtual groups). Needs gridsync/barrier.h first. */
+#ifndef GRIDSYNC_WORKLOADS_H
+#define GRIDSYNC_WORKLOADS_H
+
+#include "gridsync/barrier.h"
+#include "work.h"
+
+/* A 32-bit integer mix (the "lowbias32" constants): values no group can guess. */
+GS_DEVICE gs_u32 gs_mix(gs_u32 x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+GS_DEVICE gs_u32 gs_mp_value(gs_u32 seed, gs_u32 phase, gs_u32 group, gs_u32 lid)
+{
+    return gs_mix(seed ^ gs_mix(phase * 0x9e3779b9u ^ gs_mix(group * 0x85ebca6bu + lid)));
+}
+
+/* test_sync: phase 0 writes the group id after an atomic that staggers the groups,
+ * phase 1 reads the element mirrored across the whole grid. */
+GS_DEVICE void gs_testsync_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsize, gs_u32 items,
+                                 GS_GLOBAL gs_u32 *tmp, GS_GLOBAL gs_u32 *out,
+                                 GS_GLOBAL gs_word *c)
+{
+    gs_u32 id = lg * lsize + lid;
+    if (phase == 0u) {
+        gs_fetch_add_relaxed(&c[GS_C_SCRATCH], id);
+        tmp[id] = lg;
+    } else {
+        out[id] = tmp[items - id - 1u];
+    }
+}
+
+/* stencil: even phases compute a[i] + a[i+1] + a[i+2] (mod n, unsigned wrap-around)
+ * into tmp, odd phases copy it back. */
+GS_DEVICE void gs_stencil_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsize, gs_u32 items,
+                                GS_GLOBAL gs_u32 *a, GS_GLOBAL gs_u32 *tmp)
+{
+    gs_u32 i = lg * lsize + lid;
+    if ((phase & 1u) == 0u) {
+        gs_u32 i1 = i + 1u < items ? i + 1u : i + 1u - items;
+        gs_u32 i2 = i + 2u < items ? i + 2u : i + 2u - items;
+        tmp[i] = a[i] + a[i1] + a[i2];
+    } else {
+        a[i] = tmp[i];
+    }
+}
+
+/* message passing under stress: in phase p every logical group first checks one word
+ * that each other group wrote in phase p-1, then idles a random number of polls, then
+ * writes its words for phase p. Two buffers alternate, so a group writing phase p+1
+ * cannot overwrite what a slow group is still checking from phase p-1... only if the
+ * barrier holds: that is what is tested. */
+GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
+                           gs_u32 lsize, GS_GLOBAL gs_u32 *buf, GS_GLOBAL gs_word *c)
+{
+    gs_u32 groups = prm->logical_groups;
+    gs_u32 items = groups * lsize;
+    if (phase > 0u) {
+        GS_GLOBAL gs_u32 *prev = buf + ((phase - 1u) & 1u) * items;
+        gs_u32 errors = 0u;
+        for (gs_u32 j = lid; j < groups; j += lsize) {
+            gs_u32 slot = (lg + phase) % lsize;
+            if (j != lg && prev[j * lsize + slot] != gs_mp_value(prm->seed, phase - 1u, j, slot))
+                ++errors;
+        }
+        if (errors)
+            gs_fetch_add_relaxed(&c[GS_C_ERRORS], errors);
+    }
+    if (prm->delay && lid == 0u) {
+        gs_u32 spins = gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u);
+        gs_u32 sink = 0u;
+        for (gs_u32 s = 0u; s < spins; ++s)
+            sink += gs_load_relaxed(&c[GS_C_SCRATCH]);
+        if (sink == 0xffffffffu) /* keeps the idle loop; never true in practice */
+            gs_fetch_add_relaxed(&c[GS_C_SCRATCH], 1u);
+    }
+    gs_group_barrier(); /* the whole group idles with its representative */
+    buf[(phase & 1u) * items + lg * lsize + lid] = gs_mp_value(prm->seed, phase, lg, lid);
+}
+
+GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
+                             gs_u32 lsize, GS_GLOBAL gs_u32 *a, GS_GLOBAL gs_u32 *b,
+                             GS_GLOBAL gs_word *c)
+{
+    gs_u32 items = prm->logical_groups * lsize;
+    switch (prm->work) {
+    case GS_WORK_TESTSYNC: gs_testsync_phase(phase, lg, lid, lsize, items, a, b, c); break;
+    case GS_WORK_STENCIL: gs_stencil_phase(phase, lg, lid, lsize, items, a, b); break;
+    case GS_WORK_MP: gs_mp_phase(prm, phase, lg, lid, lsize, a, c); break;
+    default: break;
+    }
+}
+
+/* The body of the one built-in kernel of every back end. */
+GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a,
+                                   GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
+                                   gs_work_params prm)
+{
+    gs_grid g = gs_grid_begin(state);
+    for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
+        if (p != prm.phase_begin && gs_sync(&g) != GS_ABORT_NONE)
+            return;
+        for (gs_u32 lg = g.group; lg < prm.logical_groups; lg += g.groups)
+            gs_work_phase(&prm, p, lg, g.lid, g.lsize, a, b, c);
+    }
+}
+
+#endif
