@@ -161,7 +161,9 @@ typedef enum gs_workload {
     GS_WORKLOAD_EMPTY = 0,    /* barriers only: what the benchmark times */
     GS_WORKLOAD_TESTSYNC = 1, /* the blog's test_sync */
     GS_WORKLOAD_STENCIL = 2,  /* the Chinese blog's stencil, two barriers per iteration */
-    GS_WORKLOAD_MP = 3        /* message passing with random per-group delays */
+    GS_WORKLOAD_MP = 3,       /* message passing with random per-group delays */
+    GS_WORKLOAD_FAULT_EXIT = 4, /* the last group leaves before its first barrier: must time out */
+    GS_WORKLOAD_FAULT_SKIP = 5  /* the last group skips one barrier: must time out */
 } gs_workload;
 
 typedef struct gs_run_config {
@@ -172,6 +174,7 @@ typedef struct gs_run_config {
     unsigned seed;          /* MP: values and delays */
     unsigned delay;         /* MP: the most polls a group idles before writing */
     unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
+    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress) */
 } gs_run_config;
 
 typedef struct gs_run_result {

@@ -114,7 +114,10 @@ gs_status gs_cpu_run_grid(gs_device *dev, unsigned groups, unsigned group_size,
     member *members = calloc(n, sizeof *members);
     pthread_t *threads = calloc(n, sizeof *threads);
     grid_run run = {.go = 0, .kernel = kernel, .arg = arg};
-    struct timespec span = {.tv_sec = timeout_ms / 1000, .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+    /* A team barrier waits at most for its representative, whose own wait is bounded by
+     * timeout_ms: only a member that never comes (divergent barrier) exceeds this. */
+    unsigned team_ms = 2 * timeout_ms + 1000;
+    struct timespec span = {.tv_sec = team_ms / 1000, .tv_nsec = (long)(team_ms % 1000) * 1000000L};
     gs_status s = GS_OK;
     size_t started = 0;
     if (!teams || !members || !threads) {

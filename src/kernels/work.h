@@ -8,6 +8,8 @@
 #define GS_WORK_TESTSYNC 1u /* the blog's test_sync: write group id, barrier, read mirror */
 #define GS_WORK_STENCIL 2u  /* the Chinese blog's a[i] = a[i] + a[i+1] + a[i+2] */
 #define GS_WORK_MP 3u       /* message passing: every group checks every other group */
+#define GS_WORK_FAULT_EXIT 4u /* the last group leaves before its first barrier */
+#define GS_WORK_FAULT_SKIP 5u /* the last group skips one barrier */
 
 /* Word indices in the counters buffer (c). */
 #define GS_C_ERRORS 0u  /* mismatches seen by the kernel */
@@ -21,7 +23,7 @@ typedef struct gs_work_params {
     unsigned int logical_groups; /* groups the work is written for (>= groups launched) */
     unsigned int seed;           /* message passing: values and delays */
     unsigned int delay;          /* message passing: most polls a group idles before writing */
-    unsigned int reserved0;
+    unsigned int stress;         /* message passing: scratch accesses per work-item per phase */
     unsigned int reserved1;
 } gs_work_params;
 

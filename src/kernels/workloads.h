@@ -57,13 +57,32 @@ GS_DEVICE void gs_stencil_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsiz
     }
 }
 
+/* Memory stress in the manner of Sorensen et al.: the work-items scatter loads and
+ * stores over a scratch region, so the lines of the test compete with other traffic
+ * in the caches and the memory system. */
+#define GS_SCRATCH_WORDS 4096u
+GS_DEVICE void gs_stress(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
+                         GS_GLOBAL gs_u32 *scratch)
+{
+    gs_u32 x = gs_mix(prm->seed ^ (phase << 16) ^ (lg << 8) ^ lid);
+    for (gs_u32 i = 0u; i < prm->stress; ++i) {
+        x = gs_mix(x);
+        gs_u32 at = (x >> 8) % GS_SCRATCH_WORDS;
+        if (x & 1u)
+            scratch[at] = x;
+        else
+            x += scratch[at];
+    }
+}
+
 /* message passing under stress: in phase p every logical group first checks one word
  * that each other group wrote in phase p-1, then idles a random number of polls, then
  * writes its words for phase p. Two buffers alternate, so a group writing phase p+1
  * cannot overwrite what a slow group is still checking from phase p-1... only if the
  * barrier holds: that is what is tested. */
 GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
-                           gs_u32 lsize, GS_GLOBAL gs_u32 *buf, GS_GLOBAL gs_word *c)
+                           gs_u32 lsize, GS_GLOBAL gs_u32 *buf, GS_GLOBAL gs_u32 *scratch,
+                           GS_GLOBAL gs_word *c)
 {
     gs_u32 groups = prm->logical_groups;
     gs_u32 items = groups * lsize;
@@ -86,6 +105,8 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
         if (sink == 0xffffffffu) /* keeps the idle loop; never true in practice */
             gs_fetch_add_relaxed(&c[GS_C_SCRATCH], 1u);
     }
+    if (prm->stress)
+        gs_stress(prm, phase, lg, lid, scratch);
     gs_group_barrier(); /* the whole group idles with its representative */
     buf[(phase & 1u) * items + lg * lsize + lid] = gs_mp_value(prm->seed, phase, lg, lid);
 }
@@ -98,7 +119,7 @@ GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg,
     switch (prm->work) {
     case GS_WORK_TESTSYNC: gs_testsync_phase(phase, lg, lid, lsize, items, a, b, c); break;
     case GS_WORK_STENCIL: gs_stencil_phase(phase, lg, lid, lsize, items, a, b); break;
-    case GS_WORK_MP: gs_mp_phase(prm, phase, lg, lid, lsize, a, c); break;
+    case GS_WORK_MP: gs_mp_phase(prm, phase, lg, lid, lsize, a, b, c); break;
     default: break;
     }
 }
@@ -109,8 +130,14 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
                                    gs_work_params prm)
 {
     gs_grid g = gs_grid_begin(state);
+    /* The faults `gridsync check` and the fault tests provoke: the last group never
+     * arrives, or arrives at one barrier fewer than the others. */
+    int faulty = g.group + 1u == g.groups && g.groups > 1u;
+    if (faulty && prm.work == GS_WORK_FAULT_EXIT)
+        return;
     for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
-        if (p != prm.phase_begin && gs_sync(&g) != GS_ABORT_NONE)
+        int skip = faulty && prm.work == GS_WORK_FAULT_SKIP && p == prm.phase_begin + 1u;
+        if (p != prm.phase_begin && !skip && gs_sync(&g) != GS_ABORT_NONE)
             return;
         for (gs_u32 lg = g.group; lg < prm.logical_groups; lg += g.groups)
             gs_work_phase(&prm, p, lg, g.lid, g.lsize, a, b, c);

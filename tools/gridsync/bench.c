@@ -1,0 +1,60 @@
+/* gridsync bench EXPERIMENT: dispatch and the defaults every experiment shares. */
+#include <string.h>
+
+#include "cli.h"
+#include "bench_defaults.h"
+
+unsigned bench_default_block(const gs_device_info *d)
+{
+    return d->is_gpu ? 256 : d->backend == GS_BACKEND_CPU ? 4 : 64;
+}
+
+unsigned bench_default_iters(const gs_device_info *d, const cli_options *o)
+{
+    unsigned n = o->iters ? o->iters : d->is_gpu ? 2000 : 100;
+    return o->quick && !o->iters ? (n / 4 ? n / 4 : 1) : n;
+}
+
+int bench_bound(gs_device *dev, unsigned block, unsigned *bound)
+{
+    gs_status s = gs_device_max_groups(dev, block, bound);
+    if (s != GS_OK)
+        cli_progress("no co-residency bound for blocks of %u: %s", block, gs_status_string(s));
+    return s == GS_OK ? 0 : -1;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(gs_device *, const cli_options *, bench_table *);
+    const char *xlabel;
+} experiments[] = {
+    {"groups", bench_groups, "groups"},
+    {"iters", bench_iters, "iters"},
+    {"memory", bench_memory, "groups"},
+    {"wgsize", bench_wgsize, "groups"},
+};
+
+int cmd_bench(const char *experiment, const cli_options *o)
+{
+    for (unsigned i = 0; i < sizeof experiments / sizeof *experiments; ++i) {
+        if (strcmp(experiment, experiments[i].name) != 0)
+            continue;
+        gs_device *dev;
+        bench_table t = {0};
+        if (cli_open(o, &dev, &t.dev) != 0)
+            return 2;
+        int rc = experiments[i].run(dev, o, &t);
+        table_print(&t, stdout);
+        if (table_write(&t, o, experiments[i].xlabel) != 0)
+            rc = rc ? rc : 2;
+        for (unsigned r = 0; r < t.n; ++r)
+            if (strcmp(t.rows[r].check, "FAIL") == 0 || strcmp(t.rows[r].check, "timeout") == 0 ||
+                strcmp(t.rows[r].check, "error") == 0)
+                rc = rc ? rc : 1;
+        table_free(&t);
+        gs_device_close(dev);
+        return rc;
+    }
+    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize)\n", experiment);
+    return 2;
+}

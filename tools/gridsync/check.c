@@ -1,0 +1,121 @@
+/* gridsync check: the self-test a user runs on a device before trusting it. For each
+ * protocol: the blog's test_sync, the stencil against the sequential reference,
+ * message passing under random delays and memory stress, and two provoked faults (a
+ * group that never arrives, a group that skips a barrier) that must end in
+ * GS_ERR_TIMEOUT within twice the timeout, after which a reset barrier must compute
+ * correctly again. Exit status 1 on any failure. */
+#include <string.h>
+#include <time.h>
+
+#include "bench_defaults.h"
+#include "cli.h"
+
+#define CHECK_TIMEOUT_MS 300u
+
+typedef struct check_ctx {
+    gs_device *dev;
+    const cli_options *o;
+    gs_algo algo;
+    unsigned groups, block;
+    int failed;
+} check_ctx;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static const char *run_one(check_ctx *c, gs_workload work, unsigned iters, unsigned delay,
+                           unsigned stress)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    gs_run_config cfg = {work, c->groups, c->block, iters, 0xc0ffeeu + c->groups, delay, 0, stress};
+    gs_status s = gs_barrier_create(c->dev, c->algo, c->groups, &b);
+    if (s == GS_OK)
+        s = gs_run(b, &cfg, &r);
+    if (s == GS_OK)
+        gs_barrier_destroy(b);
+    else if (b && s != GS_ERR_TOO_MANY_GROUPS)
+        gs_barrier_destroy(b);
+    switch (s) {
+    case GS_OK: return "pass";
+    case GS_ERR_CHECK_FAILED: c->failed = 1; return "FAIL";
+    case GS_ERR_TIMEOUT: c->failed = 1; return "timeout";
+    default: c->failed = 1; return gs_status_string(s);
+    }
+}
+
+/* A provoked fault must be reported as a timeout, promptly, naming the last group;
+ * then the same barrier, reset, must pass message passing. */
+static const char *fault(check_ctx *c, gs_workload work)
+{
+    if (c->algo == GS_ALGO_RELAUNCH || c->algo == GS_ALGO_RELAUNCH_GRAPH || c->groups < 2)
+        return "n/a";
+    gs_barrier *b;
+    gs_run_result r;
+    gs_abort_info info;
+    gs_run_config cfg = {work, c->groups, c->block, 4, 1, 0, 0, 0};
+    if (gs_barrier_create(c->dev, c->algo, c->groups, &b) != GS_OK)
+        return c->failed = 1, "error";
+    gs_barrier_set_timeout(b, CHECK_TIMEOUT_MS);
+    double t0 = now_ms();
+    gs_status s = gs_run(b, &cfg, &r);
+    double took = now_ms() - t0;
+    const char *v = "pass";
+    if (s != GS_ERR_TIMEOUT)
+        v = "FAIL(no timeout)";
+    else if (took > 2.0 * CHECK_TIMEOUT_MS + 1000.0) /* + launch and read-back */
+        v = "FAIL(slow)";
+    else if (gs_barrier_abort_info(b, &info) != GS_OK || info.missing == 0 ||
+             info.first_missing[0] != c->groups - 1)
+        v = "FAIL(diagnosis)";
+    gs_run_config again = {GS_WORKLOAD_MP, c->groups, c->block, 50, 7, 8, 0, 0};
+    if (strcmp(v, "pass") == 0 && gs_run(b, &again, &r) != GS_ERR_NEEDS_RESET)
+        v = "FAIL(no reset asked)";
+    if (strcmp(v, "pass") == 0 && (gs_barrier_reset(b) != GS_OK || gs_run(b, &again, &r) != GS_OK))
+        v = "FAIL(after reset)";
+    gs_barrier_destroy(b);
+    if (strcmp(v, "pass") != 0)
+        c->failed = 1;
+    return v;
+}
+
+int cmd_check(const cli_options *o)
+{
+    gs_device *dev;
+    gs_device_info d;
+    if (cli_open(o, &dev, &d) != 0)
+        return 2;
+    check_ctx c = {dev, o, GS_ALGO_CENTRAL, 0, o->block ? o->block : bench_default_block(&d), 0};
+    unsigned bound;
+    if (bench_bound(dev, c.block, &bound) != 0)
+        return 2;
+    unsigned want = d.is_gpu ? 2 * d.compute_units : d.backend == GS_BACKEND_CPU ? 8 : bound;
+    c.groups = o->n_groups ? o->groups[0] : (want < bound ? want : bound);
+    unsigned mp_iters = o->iters ? o->iters : o->quick ? 300 : 3000;
+    gs_algo algos[GS_ALGO_COUNT_];
+    unsigned n = cli_algos(o, dev, algos);
+    printf("device: %s (%s, %s)\n", d.name, gs_backend_name(d.backend), d.platform);
+    printf("grid: %u groups of %u; message passing: %u barriers, random delays, memory stress\n",
+           c.groups, c.block, mp_iters);
+    printf("%-15s %-8s %-8s %-8s %-18s %-18s\n", "protocol", "testsync", "stencil", "mp", "never-arrives",
+           "skips-barrier");
+    for (unsigned i = 0; i < n; ++i) {
+        c.algo = algos[i];
+        cli_progress("check: %s", gs_algo_name(c.algo));
+        int relaunch = c.algo == GS_ALGO_RELAUNCH || c.algo == GS_ALGO_RELAUNCH_GRAPH;
+        const char *ts = run_one(&c, GS_WORKLOAD_TESTSYNC, 0, 0, 0);
+        const char *st = run_one(&c, GS_WORKLOAD_STENCIL, relaunch ? 20 : 200, 0, 0);
+        const char *mp = run_one(&c, GS_WORKLOAD_MP, relaunch ? 50 : mp_iters, 64, 16);
+        const char *fe = fault(&c, GS_WORKLOAD_FAULT_EXIT);
+        const char *fs = fault(&c, GS_WORKLOAD_FAULT_SKIP);
+        printf("%-15s %-8s %-8s %-8s %-18s %-18s\n", gs_algo_name(c.algo), ts, st, mp, fe, fs);
+        fflush(stdout);
+    }
+    printf("%s\n", c.failed ? "check: FAILED" : "check: all passed");
+    gs_device_close(dev);
+    return c.failed ? 1 : 0;
+}

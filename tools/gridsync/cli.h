@@ -1,0 +1,68 @@
+/* tools/gridsync/cli.h - what the subcommands of the gridsync CLI share. */
+#ifndef GRIDSYNC_CLI_H
+#define GRIDSYNC_CLI_H
+
+#include <stdio.h>
+
+#include "gridsync.h"
+
+#define CLI_MAX_LIST 64
+
+typedef struct cli_options {
+    gs_backend backend;
+    int device;
+    int algo_all;
+    unsigned algos[GS_ALGO_COUNT_], n_algos;
+    unsigned groups[CLI_MAX_LIST], n_groups;
+    unsigned iters_list[CLI_MAX_LIST], n_iters;
+    unsigned block;       /* work-items per group; 0 = the experiment's default */
+    unsigned iters;       /* 0 = the experiment's default */
+    unsigned repeats;     /* timed repeats, the median is reported */
+    unsigned timeout_ms;  /* 0 = library default */
+    int quick;
+    const char *csv, *json, *plot;
+} cli_options;
+
+/* One measured configuration: a row of every table. */
+typedef struct bench_row {
+    const char *experiment;
+    gs_algo algo;
+    unsigned groups, block, iters;
+    double ns_per_barrier;    /* median over repeats */
+    double total_ms;          /* median total time of the launch(es) */
+    double spread;            /* (max - min) / median of the repeats */
+    size_t state_bytes;
+    const char *check;        /* "pass", "FAIL", "timeout", "refused", "error" */
+    gs_status status;
+} bench_row;
+
+typedef struct bench_table {
+    bench_row *rows;
+    unsigned n, cap;
+    gs_device_info dev;
+} bench_table;
+
+int cli_parse(int argc, char **argv, int first, cli_options *o);
+int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
+/* The protocols the options name that run on this device (all: every supported one). */
+unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out);
+void cli_progress(const char *fmt, ...);
+
+/* Times `cfg` through a fresh barrier of `algo` (one warm-up, then the median of
+ * o->repeats runs) and runs the message-passing check on the same grid; fills row. */
+void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_workload work,
+                   unsigned groups, unsigned block, unsigned iters, bench_row *row);
+
+bench_row *table_add(bench_table *t);
+void table_print(const bench_table *t, FILE *f);
+int table_write(const bench_table *t, const cli_options *o, const char *xlabel);
+void table_free(bench_table *t);
+
+int cmd_info(const cli_options *o);
+int cmd_bench(const char *experiment, const cli_options *o);
+int bench_groups(gs_device *dev, const cli_options *o, bench_table *t);
+int bench_iters(gs_device *dev, const cli_options *o, bench_table *t);
+int bench_memory(gs_device *dev, const cli_options *o, bench_table *t);
+int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t);
+
+#endif

@@ -1,0 +1,62 @@
+/* gridsync info: every device of every back end built in, with its co-residency
+ * bound for common group sizes. */
+#include "cli.h"
+
+static void show(gs_device *dev)
+{
+    static const unsigned sizes[] = {32, 64, 128, 256, 512, 1024};
+    gs_device_info d;
+    gs_device_get_info(dev, &d);
+    printf("%s device: %s\n", gs_backend_name(d.backend), d.name);
+    printf("  platform:       %s\n", d.platform);
+    printf("  compute units:  %u%s\n", d.compute_units, d.is_gpu ? " (GPU)" : "");
+    printf("  max group size: %u\n", d.max_group_size);
+    if (d.backend == GS_BACKEND_OPENCL)
+        printf("  ordering:       %s\n", d.ordering == 2   ? "C11 builtins, memory_scope_device"
+                                         : d.ordering == 1 ? "OpenCL 1.x atomics + device-scope fence"
+                                                           : "seeds' OpenCL 1.2 idiom (not guaranteed)");
+    if (d.cc_major)
+        printf("  compute cap.:   %u.%u, L2 %llu bytes, clock %u kHz, memory clock %u kHz\n",
+               d.cc_major, d.cc_minor, (unsigned long long)d.l2_bytes, d.clock_khz, d.mem_clock_khz);
+    printf("  co-resident groups by group size:");
+    for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
+        unsigned bound;
+        if (sizes[i] <= d.max_group_size && gs_device_max_groups(dev, sizes[i], &bound) == GS_OK)
+            printf(" %u:%u", sizes[i], bound);
+    }
+    printf("\n  protocols:");
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a)
+        if (gs_algo_supported(dev, (gs_algo)a))
+            printf(" %s", gs_algo_name((gs_algo)a));
+    printf("\n");
+}
+
+int cmd_info(const cli_options *o)
+{
+    static const gs_backend all[] = {GS_BACKEND_CUDA, GS_BACKEND_OPENCL, GS_BACKEND_CPU};
+    int found = 0;
+    for (unsigned b = 0; b < sizeof all / sizeof *all; ++b) {
+        if (o->backend != GS_BACKEND_AUTO && o->backend != all[b])
+            continue;
+        if (!gs_backend_built(all[b])) {
+            printf("%s: not built into this library\n", gs_backend_name(all[b]));
+            continue;
+        }
+        for (int i = 0;; ++i) {
+            gs_device *dev;
+            if (gs_device_open(all[b], i, &dev) != GS_OK)
+                break;
+            show(dev);
+            gs_device_close(dev);
+            found = 1;
+        }
+    }
+    gs_device *dev;
+    if (o->backend == GS_BACKEND_AUTO && gs_device_open(GS_BACKEND_AUTO, 0, &dev) == GS_OK) {
+        gs_device_info d;
+        gs_device_get_info(dev, &d);
+        printf("auto picks: %s device %s\n", gs_backend_name(d.backend), d.name);
+        gs_device_close(dev);
+    }
+    return found ? 0 : 1;
+}

@@ -1,0 +1,74 @@
+/* One measured configuration: the correctness check first, then the timing. A
+ * protocol that fails the check is reported as failed, never timed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static const char *verdict(gs_status s)
+{
+    switch (s) {
+    case GS_OK: return "pass";
+    case GS_ERR_CHECK_FAILED: return "FAIL";
+    case GS_ERR_TIMEOUT: return "timeout";
+    case GS_ERR_TOO_MANY_GROUPS: return "refused";
+    default: return "error";
+    }
+}
+
+static int is_relaunch(gs_algo a) { return a == GS_ALGO_RELAUNCH || a == GS_ALGO_RELAUNCH_GRAPH; }
+
+void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_workload work,
+                   unsigned groups, unsigned block, unsigned iters, bench_row *row)
+{
+    gs_barrier *b = NULL;
+    row->algo = algo;
+    row->groups = groups;
+    row->block = block;
+    row->iters = iters;
+    gs_status s = gs_barrier_create(dev, algo, groups, &b);
+    if (s == GS_OK && o->timeout_ms)
+        s = gs_barrier_set_timeout(b, o->timeout_ms);
+    if (s == GS_OK)
+        gs_barrier_state_bytes(b, &row->state_bytes);
+
+    /* Message passing with random delays on the very grid that is timed. */
+    gs_run_config mp = {GS_WORKLOAD_MP, groups, block, 0, 0x5eed0000u + groups, 64, 0, 8};
+    mp.iterations = is_relaunch(algo) ? 50 : (o->quick ? 200 : 1000);
+    gs_run_result r;
+    if (s == GS_OK)
+        s = gs_run(b, &mp, &r);
+    row->status = s;
+    row->check = verdict(s);
+    if (s != GS_OK) {
+        if (b)
+            gs_barrier_destroy(b);
+        return;
+    }
+
+    gs_run_config cfg = {work, groups, block, iters, 0, 0, 0, 0};
+    double *t = calloc(o->repeats, sizeof *t);
+    s = t ? gs_run(b, &cfg, &r) : GS_ERR_OUT_OF_MEMORY; /* warm-up */
+    for (unsigned i = 0; s == GS_OK && i < o->repeats; ++i) {
+        s = gs_run(b, &cfg, &r);
+        t[i] = r.elapsed_ns;
+    }
+    if (s == GS_OK) {
+        qsort(t, o->repeats, sizeof *t, cmp_double);
+        double median = t[o->repeats / 2];
+        row->total_ms = median / 1e6;
+        row->ns_per_barrier = r.barriers ? median / r.barriers : 0;
+        row->spread = median > 0 ? (t[o->repeats - 1] - t[0]) / median : 0;
+    } else {
+        row->status = s;
+        row->check = verdict(s);
+    }
+    free(t);
+    gs_barrier_destroy(b);
+}

@@ -1,0 +1,140 @@
+/* Command-line options common to every subcommand. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int parse_uint(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v > 0xffffffffu)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_list(const char *s, unsigned *out, unsigned *n)
+{
+    char buf[1024];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (*n == CLI_MAX_LIST || parse_uint(tok, &out[*n]) != 0 || out[*n] == 0)
+            return -1;
+        ++*n;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_algos(const char *s, cli_options *o)
+{
+    char buf[512];
+    if (strcmp(s, "all") == 0) {
+        o->algo_all = 1;
+        return 0;
+    }
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    o->n_algos = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        gs_algo a;
+        if (gs_algo_from_name(tok, &a) != GS_OK) {
+            fprintf(stderr, "gridsync: unknown protocol '%s'\n", tok);
+            return -1;
+        }
+        if (o->n_algos < GS_ALGO_COUNT_)
+            o->algos[o->n_algos++] = (unsigned)a;
+    }
+    return o->n_algos ? 0 : -1;
+}
+
+int cli_parse(int argc, char **argv, int first, cli_options *o)
+{
+    static const struct option longopts[] = {
+        {"backend", required_argument, 0, 'b'}, {"device", required_argument, 0, 'd'},
+        {"algo", required_argument, 0, 'a'},    {"groups", required_argument, 0, 'g'},
+        {"block", required_argument, 0, 'B'},   {"iters", required_argument, 0, 'i'},
+        {"iters-list", required_argument, 0, 'I'},
+        {"repeats", required_argument, 0, 'r'}, {"timeout-ms", required_argument, 0, 't'},
+        {"quick", no_argument, 0, 'q'},         {"csv", required_argument, 0, 'c'},
+        {"json", required_argument, 0, 'j'},    {"plot", required_argument, 0, 'p'},
+        {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->algo_all = 1;
+    o->repeats = 5;
+    optind = first;
+    int c;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case 'b': bad = gs_backend_from_name(optarg, &o->backend) != GS_OK; break;
+        case 'd': { unsigned d = 0; bad = parse_uint(optarg, &d) || d > 1024; o->device = (int)d; break; }
+        case 'a': o->algo_all = 0; bad = parse_algos(optarg, o); break;
+        case 'g': bad = parse_list(optarg, o->groups, &o->n_groups); break;
+        case 'B': bad = parse_uint(optarg, &o->block) || o->block == 0; break;
+        case 'i': bad = parse_uint(optarg, &o->iters) || o->iters == 0; break;
+        case 'I': bad = parse_list(optarg, o->iters_list, &o->n_iters); break;
+        case 'r': bad = parse_uint(optarg, &o->repeats) || o->repeats == 0 || o->repeats > 1000; break;
+        case 't': bad = parse_uint(optarg, &o->timeout_ms) || o->timeout_ms == 0; break;
+        case 'q': o->quick = 1; break;
+        case 'c': o->csv = optarg; break;
+        case 'j': o->json = optarg; break;
+        case 'p': o->plot = optarg; break;
+        default: return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "gridsync: bad value '%s'\n", optarg);
+            return -1;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "gridsync: unexpected argument '%s'\n", argv[optind]);
+        return -1;
+    }
+    if (o->quick && o->repeats == 5)
+        o->repeats = 3;
+    return 0;
+}
+
+int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
+{
+    gs_status s = gs_device_open(o->backend, o->device, dev);
+    if (s != GS_OK) {
+        fprintf(stderr, "gridsync: cannot open %s device %d: %s\n", gs_backend_name(o->backend),
+                o->device, gs_status_string(s));
+        return -1;
+    }
+    gs_device_get_info(*dev, info);
+    return 0;
+}
+
+unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
+{
+    unsigned n = 0;
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        int named = o->algo_all;
+        for (unsigned i = 0; i < o->n_algos; ++i)
+            named |= o->algos[i] == a;
+        if (named && gs_algo_supported(dev, (gs_algo)a))
+            out[n++] = (gs_algo)a;
+        else if (named && !o->algo_all)
+            fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));
+    }
+    return n;
+}
+
+void cli_progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gridsync: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}

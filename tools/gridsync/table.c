@@ -1,0 +1,167 @@
+/* Results: the table on stdout, CSV, JSON and a gnuplot plot. Every figure carries
+ * its device. Ratios are to the baselines measured in the same run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+bench_row *table_add(bench_table *t)
+{
+    if (t->n == t->cap) {
+        unsigned cap = t->cap ? 2 * t->cap : 64;
+        bench_row *r = realloc(t->rows, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        t->rows = r;
+        t->cap = cap;
+    }
+    bench_row *row = &t->rows[t->n++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+void table_free(bench_table *t) { free(t->rows); }
+
+/* The same configuration's time with another method, if it passed. */
+static double ratio_to(const bench_table *t, const bench_row *r, gs_algo base)
+{
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *b = &t->rows[i];
+        if (b->algo == base && b->groups == r->groups && b->block == r->block &&
+            b->iters == r->iters && b->status == GS_OK && r->status == GS_OK && b->total_ms > 0)
+            return r->total_ms / b->total_ms;
+    }
+    return 0;
+}
+
+void table_print(const bench_table *t, FILE *f)
+{
+    fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform);
+    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s  %s\n", "exp", "algo",
+            "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
+            "x_cg", "bytes", "check");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f %9.3f %9.3f %9.3f %9zu  %s\n",
+                r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
+                r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
+                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
+                r->check);
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int write_csv(const bench_table *t, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
+               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,check\n");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,%.4f,%.4f,%.4f,%zu,%s\n",
+                r->experiment, t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform,
+                gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
+                r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
+                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
+                r->check);
+    }
+    return fclose(f);
+}
+
+static int write_json(const bench_table *t, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "{\n  \"device\": {\"name\": ");
+    json_string(f, t->dev.name);
+    fprintf(f, ", \"backend\": \"%s\", \"platform\": ", gs_backend_name(t->dev.backend));
+    json_string(f, t->dev.platform);
+    fprintf(f, ", \"compute_units\": %u, \"cc\": \"%u.%u\", \"clock_khz\": %u, \"mem_clock_khz\": %u,"
+               " \"l2_bytes\": %llu},\n  \"rows\": [\n",
+            t->dev.compute_units, t->dev.cc_major, t->dev.cc_minor, t->dev.clock_khz,
+            t->dev.mem_clock_khz, (unsigned long long)t->dev.l2_bytes);
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        fprintf(f, "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
+                   "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, "
+                   "\"ratio_relaunch\": %.4f, \"ratio_relaunch_graph\": %.4f, \"ratio_cg\": %.4f, "
+                   "\"state_bytes\": %zu, \"check\": \"%s\"}%s\n",
+                r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
+                r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
+                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
+                r->check, i + 1 < t->n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return fclose(f);
+}
+
+/* A line per protocol of `y` against `xlabel` (groups or iters), drawn by gnuplot. */
+static int write_plot(const bench_table *t, const char *path, const char *xlabel)
+{
+    int by_iters = strcmp(xlabel, "iters") == 0;
+    FILE *g = popen("gnuplot 2>/dev/null", "w");
+    if (!g)
+        return -1;
+    fprintf(g, "set terminal pngcairo size 900,600\nset output '%s'\nset key outside\n", path);
+    fprintf(g, "set title \"%s (%s)\"\nset xlabel '%s'\nset ylabel '%s'\nset logscale y\n",
+            t->dev.name, gs_backend_name(t->dev.backend), xlabel,
+            by_iters ? "total ms" : "ns per barrier");
+    fprintf(g, "plot ");
+    int first = 1;
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        int any = 0;
+        for (unsigned i = 0; i < t->n; ++i)
+            any |= t->rows[i].algo == a && t->rows[i].status == GS_OK;
+        if (any) {
+            fprintf(g, "%s'-' with linespoints title '%s'", first ? "" : ", ", gs_algo_name((gs_algo)a));
+            first = 0;
+        }
+    }
+    fprintf(g, "\n");
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        int any = 0;
+        for (unsigned i = 0; i < t->n; ++i) {
+            const bench_row *r = &t->rows[i];
+            if (r->algo == a && r->status == GS_OK) {
+                fprintf(g, "%u %g\n", by_iters ? r->iters : r->groups,
+                        by_iters ? r->total_ms : r->ns_per_barrier);
+                any = 1;
+            }
+        }
+        if (any)
+            fprintf(g, "e\n");
+    }
+    return pclose(g) == 0 ? 0 : -1;
+}
+
+int table_write(const bench_table *t, const cli_options *o, const char *xlabel)
+{
+    int rc = 0;
+    if (o->csv && write_csv(t, o->csv) != 0) {
+        fprintf(stderr, "gridsync: cannot write %s\n", o->csv);
+        rc = -1;
+    }
+    if (o->json && write_json(t, o->json) != 0) {
+        fprintf(stderr, "gridsync: cannot write %s\n", o->json);
+        rc = -1;
+    }
+    if (o->plot && write_plot(t, o->plot, xlabel) != 0) {
+        fprintf(stderr, "gridsync: cannot plot to %s (is gnuplot installed?)\n", o->plot);
+        rc = -1;
+    }
+    return rc;
+}
