@@ -59,19 +59,20 @@ GS_DEVICE void gs_stencil_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsiz
 
 /* Memory stress in the manner of Sorensen et al.: the work-items scatter loads and
  * stores over a scratch region, so the lines of the test compete with other traffic
- * in the caches and the memory system. */
+ * in the caches and the memory system. The accesses race by design, so they are
+ * relaxed atomics: the races are not the barrier's to order. */
 #define GS_SCRATCH_WORDS 4096u
 GS_DEVICE void gs_stress(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
-                         GS_GLOBAL gs_u32 *scratch)
+                         GS_GLOBAL gs_word *scratch)
 {
     gs_u32 x = gs_mix(prm->seed ^ (phase << 16) ^ (lg << 8) ^ lid);
     for (gs_u32 i = 0u; i < prm->stress; ++i) {
         x = gs_mix(x);
         gs_u32 at = (x >> 8) % GS_SCRATCH_WORDS;
         if (x & 1u)
-            scratch[at] = x;
+            gs_store_relaxed(&scratch[at], x);
         else
-            x += scratch[at];
+            x += gs_load_relaxed(&scratch[at]);
     }
 }
 
@@ -81,7 +82,7 @@ GS_DEVICE void gs_stress(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_
  * cannot overwrite what a slow group is still checking from phase p-1... only if the
  * barrier holds: that is what is tested. */
 GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, gs_u32 lid,
-                           gs_u32 lsize, GS_GLOBAL gs_u32 *buf, GS_GLOBAL gs_u32 *scratch,
+                           gs_u32 lsize, GS_GLOBAL gs_u32 *buf, GS_GLOBAL gs_word *scratch,
                            GS_GLOBAL gs_word *c)
 {
     gs_u32 groups = prm->logical_groups;
@@ -119,7 +120,7 @@ GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg,
     switch (prm->work) {
     case GS_WORK_TESTSYNC: gs_testsync_phase(phase, lg, lid, lsize, items, a, b, c); break;
     case GS_WORK_STENCIL: gs_stencil_phase(phase, lg, lid, lsize, items, a, b); break;
-    case GS_WORK_MP: gs_mp_phase(prm, phase, lg, lid, lsize, a, b, c); break;
+    case GS_WORK_MP: gs_mp_phase(prm, phase, lg, lid, lsize, a, (GS_GLOBAL gs_word *)b, c); break;
     default: break;
     }
 }

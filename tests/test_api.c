@@ -1,0 +1,159 @@
+/* The host API on bad input: every call answers a documented status, promptly, and
+ * never crashes. Runs on the back end under test (GS_TEST_BACKEND). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "test_support.h"
+
+static gs_device *dev;
+
+static void names_round_trip(void **state)
+{
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        gs_algo back;
+        assert_non_null(gs_algo_name((gs_algo)a));
+        assert_int_equal(gs_algo_from_name(gs_algo_name((gs_algo)a), &back), GS_OK);
+        assert_int_equal(back, a);
+    }
+    assert_null(gs_algo_name(GS_ALGO_COUNT_));
+    gs_algo a;
+    assert_int_equal(gs_algo_from_name("bogus", &a), GS_ERR_UNKNOWN_ALGO);
+    assert_int_equal(gs_algo_from_name(NULL, &a), GS_ERR_INVALID_ARGUMENT);
+    gs_backend b;
+    assert_int_equal(gs_backend_from_name("opencl", &b), GS_OK);
+    assert_int_equal(b, GS_BACKEND_OPENCL);
+    assert_int_equal(gs_backend_from_name("vulkan", &b), GS_ERR_INVALID_ARGUMENT);
+    for (int s = 0; s <= GS_ERR_SMALL_BUFFER; ++s)
+        assert_non_null(strstr(gs_status_string((gs_status)s), "GS_"));
+    assert_string_equal(gs_status_string((gs_status)999), "unknown gs_status");
+}
+
+static void null_handles(void **state)
+{
+    gs_barrier *b;
+    gs_device_info info;
+    size_t bytes;
+    unsigned u;
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, 1, 1, 0, 0, 0, 0, 0};
+    gs_run_result r;
+    gs_abort_info ai;
+    void *p;
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, 0, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_close(NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_get_info(NULL, &info), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_max_groups(NULL, 64, &u), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_create(NULL, GS_ALGO_FLIP, 1, &b), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 1, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_destroy(NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_state_bytes(NULL, &bytes), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_set_timeout(NULL, 10), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_reset(NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_abort_info(NULL, &ai), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_native(NULL, &p), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(NULL, &cfg, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_native_error(NULL, NULL, NULL), GS_ERR_INVALID_ARGUMENT);
+}
+
+static void bad_counts(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    unsigned u;
+    assert_int_equal(gs_device_open((gs_backend)42, 0, &(gs_device *){0}), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, -1, &(gs_device *){0}), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, 7, &(gs_device *){0}), GS_ERR_NO_DEVICE);
+    assert_int_equal(gs_device_max_groups(dev, 0, &u), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_max_groups(dev, 1u << 20, &u), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 0, &b), GS_ERR_INVALID_ARGUMENT);
+    assert_null(b);
+    assert_int_equal(gs_barrier_create(dev, (gs_algo)99, 4, &b), GS_ERR_UNKNOWN_ALGO);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, 0), GS_ERR_INVALID_ARGUMENT);
+    gs_run_config zero_size = {GS_WORKLOAD_TESTSYNC, 2, 0, 0, 0, 0, 0, 0};
+    gs_run_config zero_groups = {GS_WORKLOAD_TESTSYNC, 0, 4, 0, 0, 0, 0, 0};
+    gs_run_config wrong_groups = {GS_WORKLOAD_TESTSYNC, 3, 4, 0, 0, 0, 0, 0};
+    gs_run_config bad_work = {(gs_workload)77, 2, 4, 0, 0, 0, 0, 0};
+    gs_run_config fewer_logical = {GS_WORKLOAD_TESTSYNC, 2, 4, 0, 0, 0, 1, 0};
+    gs_run_config no_steps = {GS_WORKLOAD_STENCIL, 2, 4, 0, 0, 0, 0, 0};
+    gs_run_config huge_block = {GS_WORKLOAD_TESTSYNC, 2, 1u << 20, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_run(b, &zero_size, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &zero_groups, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &wrong_groups, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &bad_work, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &fewer_logical, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &no_steps, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &huge_block, &r), GS_ERR_INVALID_ARGUMENT);
+    gs_barrier_destroy(b);
+}
+
+/* Vendor-only protocols are refused where they do not exist. */
+static void unsupported(void **state)
+{
+    gs_barrier *b;
+    gs_device_info info;
+    gs_device_get_info(dev, &info);
+    if (info.backend == GS_BACKEND_CUDA)
+        skip();
+    assert_false(gs_algo_supported(dev, GS_ALGO_CG));
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_CG, 2, &b), GS_ERR_UNSUPPORTED);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_CLUSTER, 2, &b), GS_ERR_UNSUPPORTED);
+}
+
+/* One group more than can be co-resident is refused before anything runs. */
+static void too_many_groups(void **state)
+{
+    unsigned bound, block = 4;
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_device_max_groups(dev, block, &bound), GS_OK);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_CENTRAL, bound + 1, &b), GS_OK);
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, bound + 1, block, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_run(b, &cfg, &r), GS_ERR_TOO_MANY_GROUPS);
+    gs_barrier_destroy(b);
+    /* The relaunch baseline needs no co-residency: the same grid runs. */
+    if (bound + 1 <= 64) {
+        assert_int_equal(gs_barrier_create(dev, GS_ALGO_RELAUNCH, bound + 1, &b), GS_OK);
+        assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+        gs_barrier_destroy(b);
+    }
+}
+
+static void state_bytes_grow_with_groups(void **state)
+{
+    gs_barrier *b;
+    size_t small, large;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_LOCKFREE, 10, &b), GS_OK);
+    assert_int_equal(gs_barrier_state_bytes(b, &small), GS_OK);
+    gs_barrier_destroy(b);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_LOCKFREE, 70, &b), GS_OK);
+    assert_int_equal(gs_barrier_state_bytes(b, &large), GS_OK);
+    gs_barrier_destroy(b);
+    assert_true(small >= 10 * 128 && large > small);
+}
+
+static int setup(void **state)
+{
+    dev = test_open_or_skip();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    gs_device_close(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
+        cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
+        cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
+    };
+    return cmocka_run_group_tests_name("api", tests, setup, teardown);
+}

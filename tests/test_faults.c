@@ -1,0 +1,216 @@
+/* Provoked failures, the ones the seeds warn about: a group that never arrives, a group
+ * that skips a barrier, a barrier in divergent control flow, more groups than can be
+ * co-resident launched without the library's guard. Each must end in an error status
+ * within twice the timeout, hang nothing, and leave the device computing correctly. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "test_support.h"
+#include "gridsync/cpu.h"
+#include "gridsync/host_cpu.h"
+#ifdef GRIDSYNC_HAVE_OPENCL
+#include "gridsync/host_opencl.h"
+#endif
+
+#define TIMEOUT_MS 300u
+
+static gs_device *dev;
+static gs_device_info info;
+static unsigned groups, block;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
+                                GS_ALGO_TREE};
+
+/* The next launch on the same barrier must be refused until reset, then be right. */
+static void recovers(gs_barrier *b)
+{
+    gs_run_result r;
+    gs_run_config mp = {GS_WORKLOAD_MP, groups, block, 100, 5, 8, 0, 0};
+    assert_int_equal(gs_run(b, &mp, &r), GS_ERR_NEEDS_RESET);
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    assert_int_equal(gs_run(b, &mp, &r), GS_OK);
+    assert_int_equal(r.mismatches, 0);
+}
+
+static void provoke(gs_algo algo, gs_workload fault)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    gs_abort_info ai;
+    gs_run_config cfg = {fault, groups, block, 5, 1, 0, 0, 0};
+    assert_int_equal(gs_barrier_create(dev, algo, groups, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
+    double t0 = now_ms();
+    gs_status s = gs_run(b, &cfg, &r);
+    double took = now_ms() - t0;
+    if (s != GS_ERR_TIMEOUT)
+        fail_msg("%s: expected GS_ERR_TIMEOUT, got %s", gs_algo_name(algo), gs_status_string(s));
+    assert_true(took < 2.0 * TIMEOUT_MS + 500.0); /* + launch, build cache and read-back */
+    assert_int_equal(gs_barrier_abort_info(b, &ai), GS_OK);
+    assert_int_equal(ai.reason, GS_ABORT_REASON_TIMEOUT);
+    assert_int_equal(ai.missing, 1);
+    assert_int_equal(ai.first_missing[0], groups - 1);
+    recovers(b);
+    gs_barrier_destroy(b);
+}
+
+static void group_never_arrives(void **state)
+{
+    for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i)
+        provoke(algos[i], GS_WORKLOAD_FAULT_EXIT);
+}
+
+static void group_skips_a_barrier(void **state)
+{
+    for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i)
+        provoke(algos[i], GS_WORKLOAD_FAULT_SKIP);
+}
+
+/* cpu: half the threads of group 0 skip the barrier (undefined behaviour on a GPU,
+ * where it can hang the block; here the team barrier's bound turns it into a timeout). */
+typedef struct divergent_args {
+    gs_word *state;
+} divergent_args;
+
+static void divergent_kernel(void *p)
+{
+    divergent_args *a = p;
+    gs_grid g = gs_grid_begin(a->state);
+    if (g.group == 0 && (g.lid & 1u))
+        return;
+    for (int i = 0; i < 3; ++i)
+        if (gs_sync(&g) != 0)
+            return;
+}
+
+static void barrier_in_divergent_code(void **state)
+{
+    if (info.backend != GS_BACKEND_CPU)
+        skip();
+    gs_barrier *b;
+    divergent_args a;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, groups, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
+    assert_int_equal(gs_barrier_native(b, (void **)&a.state), GS_OK);
+    double t0 = now_ms();
+    gs_status s = gs_cpu_launch(b, groups, block, divergent_kernel, &a);
+    double took = now_ms() - t0;
+    assert_int_equal(s, GS_ERR_TIMEOUT);
+    assert_true(took < 2.0 * TIMEOUT_MS + 500.0);
+    recovers(b);
+    gs_barrier_destroy(b);
+}
+
+#ifdef GRIDSYNC_HAVE_OPENCL
+/* OpenCL: one group more than the bound, launched directly (the guard bypassed). On
+ * PoCL the extra work-group cannot start until a worker is free; the waits expire,
+ * the groups leave, the kernel ends. */
+static const char *user_kernel =
+    "__kernel void user(__global gs_word *state, __global uint *out) {\n"
+    "    gs_grid g = gs_grid_begin(state);\n"
+    "    out[get_global_id(0)] = 1u;\n"
+    "    if (gs_sync(&g)) return;\n"
+    "    out[get_global_id(0)] = 2u;\n"
+    "}\n";
+
+static void oversubscribed_raw_launch(void **state)
+{
+    if (info.backend != GS_BACKEND_OPENCL)
+        skip();
+    unsigned bound;
+    assert_int_equal(gs_device_max_groups(dev, block, &bound), GS_OK);
+    cl_context ctx;
+    cl_command_queue q;
+    cl_device_id id;
+    char options[256];
+    assert_int_equal(gs_opencl_handles(dev, &ctx, &q, &id), GS_OK);
+    assert_int_equal(gs_opencl_build_options(dev, options, sizeof options), GS_OK);
+    const char *parts[] = {gs_opencl_device_source(), user_kernel};
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 2, parts, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clBuildProgram(prog, 1, &id, options, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(prog, "user", &err);
+    assert_int_equal(err, CL_SUCCESS);
+
+    unsigned n = bound + 1;
+    gs_barrier *b;
+    cl_mem st;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
+    assert_int_equal(gs_barrier_native(b, (void **)&st), GS_OK);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)n * block * 4, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof st, &st);
+    clSetKernelArg(k, 1, sizeof out, &out);
+    size_t global = (size_t)n * block, local = block;
+    double t0 = now_ms();
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    double took = now_ms() - t0;
+    print_message("%u work-groups on %u workers: the kernel ended after %.0f ms\n", n, bound, took);
+    assert_true(took < 2.0 * TIMEOUT_MS + 500.0);
+    uint32_t reason = 0;
+    assert_int_equal(clEnqueueReadBuffer(q, st, CL_TRUE, GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4,
+                                         4, &reason, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(reason, GS_ABORT_TIMEOUT);
+    /* The library's own launch refuses that grid, and the device still computes. */
+    gs_run_result r;
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, n, block, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    assert_int_equal(gs_run(b, &cfg, &r), GS_ERR_TOO_MANY_GROUPS);
+    gs_barrier_destroy(b);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, bound, &b), GS_OK);
+    cfg.groups = bound;
+    assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+    gs_barrier_destroy(b);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+}
+#else
+static void oversubscribed_raw_launch(void **state) { skip(); }
+#endif
+
+static int setup(void **state)
+{
+    dev = test_open_or_skip();
+    gs_device_get_info(dev, &info);
+    block = test_env_uint("GS_TEST_BLOCK", 4);
+    unsigned bound = 0;
+    if (gs_device_max_groups(dev, block, &bound) != GS_OK)
+        return -1;
+    groups = test_env_uint("GS_TEST_GROUPS", bound < 6 ? bound : 6);
+    return groups >= 2 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    gs_device_close(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(group_never_arrives),
+        cmocka_unit_test(group_skips_a_barrier),
+        cmocka_unit_test(barrier_in_divergent_code),
+        cmocka_unit_test(oversubscribed_raw_launch),
+    };
+    return cmocka_run_group_tests_name("faults", tests, setup, teardown);
+}
