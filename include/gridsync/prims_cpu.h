@@ -12,7 +12,7 @@
 
 #define GS_DEVICE static inline
 #define GS_GLOBAL
-#define GS_BACKEND_CPU 1
+#define GS_SHIM_CPU 1
 
 typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;

@@ -6,7 +6,7 @@
 
 #define GS_DEVICE static __device__ __forceinline__
 #define GS_GLOBAL
-#define GS_BACKEND_CUDA 1
+#define GS_SHIM_CUDA 1 /* not GS_BACKEND_CUDA: that is gridsync.h's enum constant (3) */
 
 typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# scripts/gpu.sh - everything gridsync wants from a GPU machine, in one run of at most
+# ~8 minutes: build, SASS of the barrier hot paths, microbenchmarks, the CUDA tests,
+# the gridsync CLI, OpenCL on NVIDIA's driver where it can be reached.
+#
+#     OUT=/some/dir scripts/gpu.sh        (run from the repository root)
+#
+# The machine is bare: CUDA toolkit, cmake, ninja; no apt, maybe no cmocka, no OpenCL
+# headers or ICD loader. Every stage runs under its own time limit and the script goes
+# on after a failure. What comes back, under $OUT (few files, on purpose):
+#     summary.txt       the stage table (also printed last)
+#     micro.csv         gs_micro: name,blocks,threads,ns
+#     groups.csv/.json  gridsync bench groups --backend cuda
+#     sass.txt          the barrier instructions of every protocol's kernel
+#     logs.tar.gz       every log, the full SASS, ctest output
+# Environment: OUT (default ./gpu-out), GS_BUILD_DIR (default build-gpu),
+# GS_GPU_QUICK=1 for shorter tests.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+OUT=${OUT:-$ROOT/gpu-out}
+BUILD=${GS_BUILD_DIR:-build-gpu}
+case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
+QUICK=${GS_GPU_QUICK:-0}
+mkdir -p "$OUT"
+WORK=$(mktemp -d /tmp/gs-gpu.XXXXXX)
+LOGS="$WORK/logs"
+mkdir -p "$LOGS"
+START=$(date +%s)
+STAGES=()
+
+export PATH="$PATH:/usr/local/cuda/bin"
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+CUOBJDUMP=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+JOBS=$(nproc 2>/dev/null || echo 4)
+
+pack() {
+    tar -czf "$OUT/logs.tar.gz.tmp" -C "$WORK" logs 2>/dev/null && mv "$OUT/logs.tar.gz.tmp" "$OUT/logs.tar.gz"
+    {
+        printf '%-16s %-8s %6s  %s\n' stage status secs note
+        for s in "${STAGES[@]}"; do printf '%s\n' "$s"; done
+        printf 'total %ss, device: %s\n' "$(($(date +%s) - START))" "${GPU_NAME:-?}"
+    } >"$OUT/summary.txt"
+}
+
+BUDGET=${GS_GPU_BUDGET:-470} # seconds for the whole script
+
+# stage NAME LIMIT_SECONDS COMMAND... : runs the command (or an exported shell function)
+# with its output in logs/NAME.log, within its limit and what is left of the budget.
+stage() {
+    local name=$1 limit=$2
+    shift 2
+    local t0 rc status note left
+    t0=$(date +%s)
+    left=$((BUDGET - (t0 - START) - 5))
+    [ "$left" -lt "$limit" ] && limit=$left
+    if [ "$limit" -lt 10 ]; then
+        STAGES+=("$(printf '%-16s %-8s %6s  %s' "$name" "NOTIME" 0 "budget spent")")
+        pack
+        return 124
+    fi
+    echo "=== $name (limit ${limit}s)" >&2
+    timeout -k 10 "$limit" bash -c '"$@"' _ "$@" >"$LOGS/$name.log" 2>&1
+    rc=$?
+    case $rc in
+    0) status=ok ;;
+    77) status=skipped ;;
+    124 | 137) status=TIMEOUT ;;
+    *) status=FAIL ;;
+    esac
+    note=$(grep -E "passed|failed|tests passed|error:" "$LOGS/$name.log" 2>/dev/null | tail -1 | cut -c1-80)
+    STAGES+=("$(printf '%-16s %-8s %6s  rc=%s %s' "$name" "$status" "$(($(date +%s) - t0))" "$rc" "$note")")
+    echo "=== $name: $status (rc $rc)" >&2
+    tail -5 "$LOGS/$name.log" >&2
+    pack
+    return $rc
+}
+
+export ROOT OUT BUILD WORK LOGS NVCC CUOBJDUMP
+# ---- 0. the machine ----------------------------------------------------------------
+GPU_NAME=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1)
+machine_info() {
+    nvidia-smi || true
+    "$NVCC" --version || true
+    cmake --version | head -1
+    ninja --version
+    nproc
+    echo "OpenCL headers: $(ls /usr/include/CL/cl.h 2>/dev/null || echo none)"
+    echo "ICD loader: $(ls /usr/lib/x86_64-linux-gnu/libOpenCL.so* /usr/local/cuda/lib64/libOpenCL.so* 2>/dev/null | tr '\n' ' ')"
+    echo "NVIDIA OpenCL: $(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so* 2>/dev/null | tr '\n' ' ')"
+    echo "cmocka: $(ls /usr/lib/x86_64-linux-gnu/libcmocka* /usr/lib/x86_64-linux-gnu/cmake/cmocka 2>/dev/null | tr '\n' ' ')"
+}
+export -f machine_info
+stage machine 30 machine_info
+
+# ---- 1. OpenCL: headers + ICD loader + NVIDIA's ICD --------------------------------
+OPENCL=OFF
+if [ -f /usr/include/CL/cl.h ] && ls /usr/lib/x86_64-linux-gnu/libOpenCL.so* /usr/local/cuda/lib64/libOpenCL.so* >/dev/null 2>&1; then
+    OPENCL=ON
+    if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+        mkdir -p "$WORK/icd"
+        echo libnvidia-opencl.so.1 >"$WORK/icd/nvidia.icd"
+        export OCL_ICD_VENDORS="$WORK/icd"
+    fi
+fi
+
+# ---- 2. configure and build ----------------------------------------------------------
+TESTING=ON
+if ! ls /usr/lib/x86_64-linux-gnu/cmake/cmocka/*onfig.cmake /usr/lib/cmake/cmocka/*onfig.cmake \
+    /usr/local/lib/cmake/cmocka/*onfig.cmake /usr/lib64/cmake/cmocka/*onfig.cmake >/dev/null 2>&1; then
+    TESTING=OFF # tests/CMakeLists.txt needs cmocka; the CUDA tests are built by hand below
+fi
+configure() {
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DGRIDSYNC_OPENCL=$OPENCL -DGRIDSYNC_TSAN_TESTS=OFF -DBUILD_TESTING=$TESTING
+}
+export OPENCL TESTING
+export -f configure
+stage configure 120 configure
+stage build 240 cmake --build "$BUILD" -j "$JOBS"
+
+CLI=$(find "$BUILD/tools" -maxdepth 2 -type f -name gridsync -perm -u+x 2>/dev/null | head -1)
+MICRO="$BUILD/bench/gs_micro"
+CUDA_BARRIER=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_barrier 2>/dev/null | head -1)
+CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null | head -1)
+if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync.a" ]; then
+    # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand
+    build_tests() {
+        local libs="$BUILD/src/libgridsync.a"
+        [ "$OPENCL" = ON ] && libs="$libs -lOpenCL"
+        for t in cuda_barrier cuda_weak; do
+            "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests "tests/$t.cu" $libs \
+                -cudart shared -lpthread -o "$WORK/$t" || return 1
+        done
+    }
+    export -f build_tests
+    stage build_tests 240 build_tests
+    CUDA_BARRIER="$WORK/cuda_barrier"
+    CUDA_WEAK="$WORK/cuda_weak"
+fi
+
+# ---- 3. SASS: the barrier's instructions, per protocol ---------------------------------
+sass() {
+    local objs
+    objs=$(find "$BUILD/src" -name 'kernel_*.cu.o' | sort)
+    "$NVCC" -arch=sm_90 -O3 -cubin -Iinclude bench/micro/probe.cu -o "$WORK/probe.cubin" -Xptxas -v \
+        >"$LOGS/probe_ptxas.log" 2>&1
+    for o in $objs "$WORK/probe.cubin"; do
+        echo "##### $o"
+        "$CUOBJDUMP" -sass "$o"
+    done >"$LOGS/sass_full.txt" 2>&1
+    {
+        echo "# registers (ptxas -v) of the probe kernels:"
+        grep -E "Compiling entry|Used" "$LOGS/probe_ptxas.log" | paste - - | sed -E 's/ptxas info *: //g'
+        echo "# registers of the built-in kernels:"
+        "$CUOBJDUMP" -res-usage $objs 2>&1 | grep -E "Function|REG" | paste - - | cut -c1-160
+        echo
+        echo "# every memory-ordering, atomic, barrier and sleep instruction, per function"
+        awk '/Function :/ { print ""; print; next }
+             /(ATOM|RED|MEMBAR|FENCE|CCTL|NANOSLEEP|BAR\.|BAR |UCGABAR|CGAERRBAR|ERRBAR|STRONG|GLOBALTIMER|LDG|STG|ST\.E|LD\.E|WARPSYNC|ELECT|SYNCS)/ {
+                 gsub(/^[ \t]*/, ""); gsub(/ +/, " "); print }' "$LOGS/sass_full.txt"
+    } >"$OUT/sass.txt"
+    grep -c . "$OUT/sass.txt"
+}
+export -f sass
+if [ -x "$CUOBJDUMP" ]; then stage sass 60 sass; fi
+
+# ---- 4. microbenchmarks ------------------------------------------------------------------
+if [ -x "$MICRO" ]; then
+    stage micro 90 "$MICRO" "$OUT/micro.csv"
+fi
+
+# ---- 5. CUDA tests -----------------------------------------------------------------------
+[ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
+if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then
+    ctest_cuda() { cd "$BUILD" && ctest -L cuda --output-on-failure --timeout 200; }
+    export -f ctest_cuda
+    stage ctest_cuda 210 ctest_cuda
+else
+    [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
+    [ -x "$CUDA_BARRIER" ] && stage cuda_faults 90 "$CUDA_BARRIER" fault
+    [ -x "$CUDA_WEAK" ] && stage cuda_weak 90 "$CUDA_WEAK"
+fi
+
+# ---- 6. the CLI -------------------------------------------------------------------------
+if [ -n "$CLI" ]; then
+    stage cli_info 60 "$CLI" info
+    stage cli_groups 120 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$OUT/groups.json"
+    stage cli_check 100 "$CLI" check --backend cuda
+fi
+
+# ---- 7. OpenCL on NVIDIA's driver ----------------------------------------------------------
+if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
+    stage cli_info_opencl 60 "$CLI" info --backend opencl
+    stage cli_check_opencl 120 "$CLI" check --backend opencl --quick
+fi
+
+pack
+rm -rf "$WORK"
+echo
+cat "$OUT/summary.txt"

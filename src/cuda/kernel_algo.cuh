@@ -1,0 +1,63 @@
+/* src/cuda/kernel_algo.cuh - the built-in kernel, specialised for one protocol.
+ *
+ * Every kernel is the shared body (src/kernels/workloads.h) over the CUDA shim; each
+ * translation unit that includes this file defines
+ *     GS_KERNEL_ALGO      the GS_ALGO_ID_* whose barrier gs_sync runs (any other
+ *                         protocol id found in the state ends the launch with
+ *                         GS_ABORT_BAD_STATE), GS_ALGO_ID_RELAUNCH for none
+ *     GS_KERNEL_NAME      the kernel's name
+ *     GS_KERNEL_ACCESSOR  a C function returning its host stub (cuda_internal.h)
+ * One kernel per protocol keeps each kernel's registers to what its own barrier needs
+ * (all of them within 32, so 2048 threads per SM stay possible), leaves no run-time
+ * dispatch in the hot loop, and gives each protocol SASS of its own to read.
+ *
+ * How: the protocols are defined first, then every protocol but the chosen one is
+ * replaced by a stub macro before barrier.h defines gs_sync. */
+#define GS_CUDA_PROTOCOLS_ONLY
+#include "gridsync/cuda.cuh"
+#undef GS_CUDA_PROTOCOLS_ONLY
+#include "gridsync/barrier_central.h"
+#include "gridsync/barrier_flip.h"
+#include "gridsync/barrier_lockfree.h"
+#include "gridsync/barrier_naive.h"
+#include "gridsync/barrier_tree.h"
+
+#if GS_KERNEL_ALGO != GS_ALGO_ID_CENTRAL
+#define gs_central_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_LOCKFREE
+#define gs_lockfree_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_NAIVE
+#define gs_naive_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_FLIP
+#define gs_flip_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_TREE
+#define gs_tree_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_CLUSTER
+#define gs_cluster_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+#if GS_KERNEL_ALGO != GS_ALGO_ID_CG
+#define gs_cg_sync(g) ((void)(g), GS_ABORT_BAD_STATE)
+#endif
+
+#include "gridsync/cuda.cuh"
+#include "kernels/workloads.h"
+
+#include "cuda_internal.h"
+
+/* 1024 threads per block must stay possible, and 2048 threads per SM: at most 32
+ * registers (ptxas reads the bound as a full SM of such blocks). */
+extern "C" __global__ void __launch_bounds__(1024)
+GS_KERNEL_NAME(gs_word *state, unsigned *a, unsigned *b, gs_word *c, gs_work_params prm)
+{
+    gs_work_kernel_body(state, a, b, c, prm);
+}
+
+extern "C" const void *GS_KERNEL_ACCESSOR(void)
+{
+    return (const void *)GS_KERNEL_NAME;
+}

@@ -1,0 +1,38 @@
+# CUDA tests (label cuda): built wherever nvcc is, run where a GPU is, skipped (exit 77)
+# elsewhere. Included from tests/CMakeLists.txt:
+#     include(${PROJECT_SOURCE_DIR}/src/cuda/tests.cmake)
+if(NOT GRIDSYNC_CUDA)
+  return()
+endif()
+
+foreach(t cuda_barrier cuda_weak)
+  add_executable(${t} ${PROJECT_SOURCE_DIR}/tests/${t}.cu)
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src
+                                          ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(${t} PRIVATE gridsync CUDA::cudart)
+  # One CUDA runtime in the process: the library's (shared). A second, static copy
+  # would not know the user kernels that gs_cuda_launch is handed.
+  set_target_properties(${t} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+endforeach()
+
+add_test(NAME cuda_barrier COMMAND cuda_barrier)
+set_tests_properties(cuda_barrier PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77)
+add_test(NAME cuda_faults COMMAND cuda_barrier fault)
+set_tests_properties(cuda_faults PROPERTIES LABELS "cuda;fault" TIMEOUT 180 SKIP_RETURN_CODE 77)
+add_test(NAME cuda_weak_count COMMAND cuda_weak)
+set_tests_properties(cuda_weak_count PROPERTIES LABELS "cuda;weak" TIMEOUT 300 SKIP_RETURN_CODE 77)
+
+# The back-end-generic tests, on the CUDA device.
+foreach(t api protocols faults)
+  if(TARGET test_${t})
+    add_test(NAME ${t}_cuda COMMAND test_${t})
+    set_tests_properties(${t}_cuda PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77
+                         ENVIRONMENT "GS_TEST_BACKEND=cuda")
+  endif()
+endforeach()
+if(TARGET gridsync_cli)
+  # `gridsync check` exits 2 without a device: CTest's skip code is 77.
+  add_test(NAME check_cuda COMMAND sh -c "\"$0\" check --backend cuda --quick; rc=$?; \
+if [ $rc -eq 2 ]; then exit 77; fi; exit $rc" $<TARGET_FILE:gridsync_cli>)
+  set_tests_properties(check_cuda PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77)
+endif()

@@ -1,0 +1,305 @@
+/* src/opencl/device_opencl.c - the OpenCL back end's gs_backend_ops: memory as cl_mem,
+ * launches of the built-in kernel, co-residency bound, spinners and timeout units. */
+#include "opencl_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *cl_error_name(cl_int err)
+{
+    switch (err) {
+#define GS_CL_ERR(x) case x: return #x;
+    GS_CL_ERR(CL_DEVICE_NOT_FOUND)
+    GS_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
+    GS_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
+    GS_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    GS_CL_ERR(CL_OUT_OF_RESOURCES)
+    GS_CL_ERR(CL_OUT_OF_HOST_MEMORY)
+    GS_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    GS_CL_ERR(CL_BUILD_PROGRAM_FAILURE)
+    GS_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    GS_CL_ERR(CL_INVALID_VALUE)
+    GS_CL_ERR(CL_INVALID_DEVICE)
+    GS_CL_ERR(CL_INVALID_CONTEXT)
+    GS_CL_ERR(CL_INVALID_COMMAND_QUEUE)
+    GS_CL_ERR(CL_INVALID_MEM_OBJECT)
+    GS_CL_ERR(CL_INVALID_BUILD_OPTIONS)
+    GS_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
+    GS_CL_ERR(CL_INVALID_KERNEL_NAME)
+    GS_CL_ERR(CL_INVALID_KERNEL)
+    GS_CL_ERR(CL_INVALID_ARG_INDEX)
+    GS_CL_ERR(CL_INVALID_ARG_VALUE)
+    GS_CL_ERR(CL_INVALID_ARG_SIZE)
+    GS_CL_ERR(CL_INVALID_KERNEL_ARGS)
+    GS_CL_ERR(CL_INVALID_WORK_DIMENSION)
+    GS_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+    GS_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+    GS_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+    GS_CL_ERR(CL_INVALID_EVENT)
+    GS_CL_ERR(CL_INVALID_OPERATION)
+    GS_CL_ERR(CL_INVALID_BUFFER_SIZE)
+#undef GS_CL_ERR
+    default: return NULL;
+    }
+}
+
+gs_status gs_cl_fail(gs_device *dev, cl_int err, const char *what)
+{
+    char text[160];
+    const char *name = cl_error_name(err);
+    gs_status s;
+    if (name)
+        snprintf(text, sizeof text, "%s: %s", what, name);
+    else
+        snprintf(text, sizeof text, "%s: OpenCL error %d", what, (int)err);
+    s = gs_native_fail(dev, (int)err, text);
+    if (err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+        return GS_ERR_OUT_OF_MEMORY;
+    return s;
+}
+
+gs_status gs_cl_event_span(gs_device *dev, cl_event first, cl_event last, double *ns)
+{
+    cl_int err = clWaitForEvents(1, &last);
+    cl_int exec = CL_COMPLETE;
+    cl_ulong start = 0, end = 0;
+    if (err == CL_SUCCESS)
+        err = clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
+    if (err == CL_SUCCESS && exec < 0)
+        err = exec; /* the command ended abnormally: its error code */
+    if (err != CL_SUCCESS)
+        return gs_cl_fail(dev, err, "clWaitForEvents");
+    err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    if (err != CL_SUCCESS)
+        return gs_cl_fail(dev, err, "clGetEventProfilingInfo");
+    if (ns)
+        *ns = end > start ? (double)(end - start) : 0.0;
+    return GS_OK;
+}
+
+/* ---- bounds ----------------------------------------------------------------------- */
+
+/* The most groups of `group_size` that run at once. One work-group per compute unit:
+ * on PoCL a compute unit is a worker thread that runs one work-group to its end. */
+static unsigned coresident_bound(const gs_cl_device *d, unsigned group_size)
+{
+    (void)group_size;
+    return d->base.info.compute_units;
+}
+
+static gs_status cl_max_groups(gs_device *dev, unsigned group_size, unsigned *out)
+{
+    gs_cl_device *d = gs_cl(dev);
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = 0;
+    if (d->build_status != GS_OK)
+        return d->build_status;
+    if (group_size == 0u || group_size > d->kernel_wg_size)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = coresident_bound(d, group_size);
+    return GS_OK;
+}
+
+unsigned gs_cl_coresident_bound(const gs_device *dev, unsigned group_size)
+{
+    return coresident_bound(gs_cl_const(dev), group_size);
+}
+
+static int cl_algo_supported(const gs_device *dev, gs_algo algo)
+{
+    (void)dev;
+    switch (algo) {
+    case GS_ALGO_CENTRAL:
+    case GS_ALGO_LOCKFREE:
+    case GS_ALGO_NAIVE:
+    case GS_ALGO_FLIP:
+    case GS_ALGO_TREE:
+    case GS_ALGO_RELAUNCH: return 1;
+    default: return 0;
+    }
+}
+
+/* PoCL (and any CPU device) runs a group's work-items one after another between
+ * barriers: only work-item 0 may poll. GPUs: every work-item of the master. */
+static unsigned cl_spinners(const gs_device *dev)
+{
+    return dev->info.is_gpu ? 0u : 1u;
+}
+
+/* ---- memory ----------------------------------------------------------------------- */
+
+static gs_status cl_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
+{
+    gs_cl_device *d = gs_cl(dev);
+    cl_int err = CL_SUCCESS;
+    gs_mem *m;
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    m = malloc(sizeof *m);
+    if (m == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    m->bytes = bytes;
+    /* OpenCL refuses empty buffers; an unused one still gets a valid cl_mem */
+    m->buf = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, bytes ? bytes : GS_LINE_BYTES, NULL, &err);
+    if (m->buf == NULL || err != CL_SUCCESS) {
+        gs_status s = gs_cl_fail(dev, err, "clCreateBuffer");
+        free(m);
+        if (err == CL_OUT_OF_RESOURCES || err == CL_INVALID_BUFFER_SIZE)
+            s = GS_ERR_OUT_OF_MEMORY; /* more than the device has */
+        return s;
+    }
+    *out = m;
+    return GS_OK;
+}
+
+static void cl_mem_free(gs_device *dev, gs_mem *m)
+{
+    (void)dev;
+    if (m == NULL)
+        return;
+    if (m->buf)
+        clReleaseMemObject(m->buf);
+    free(m);
+}
+
+static gs_status cl_mem_write(gs_device *dev, gs_mem *m, size_t offset, const void *src, size_t n)
+{
+    gs_cl_device *d = gs_cl(dev);
+    cl_int err;
+    if (m == NULL || (src == NULL && n) || offset > m->bytes || n > m->bytes - offset)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (n == 0)
+        return GS_OK;
+    err = clEnqueueWriteBuffer(d->queue, m->buf, CL_TRUE, offset, n, src, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return gs_cl_fail(dev, err, "clEnqueueWriteBuffer");
+    return GS_OK;
+}
+
+static gs_status cl_mem_read(gs_device *dev, gs_mem *m, size_t offset, void *dst, size_t n)
+{
+    gs_cl_device *d = gs_cl(dev);
+    cl_int err;
+    if (m == NULL || (dst == NULL && n) || offset > m->bytes || n > m->bytes - offset)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (n == 0)
+        return GS_OK;
+    err = clEnqueueReadBuffer(d->queue, m->buf, CL_TRUE, offset, n, dst, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return gs_cl_fail(dev, err, "clEnqueueReadBuffer");
+    return GS_OK;
+}
+
+static void *cl_mem_native(gs_mem *m)
+{
+    return m ? (void *)m->buf : NULL;
+}
+
+/* ---- launch ----------------------------------------------------------------------- */
+
+static gs_status set_arg_mem(gs_device *dev, cl_kernel k, cl_uint i, gs_mem *m)
+{
+    cl_mem buf = m ? m->buf : NULL;
+    cl_int err = clSetKernelArg(k, i, sizeof buf, &buf);
+    return err == CL_SUCCESS ? GS_OK : gs_cl_fail(dev, err, "clSetKernelArg");
+}
+
+static gs_status cl_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns)
+{
+    gs_cl_device *d = gs_cl(dev);
+    gs_work_params prm;
+    size_t local, global, wg_size = 0;
+    cl_kernel k = NULL;
+    cl_event first = NULL, last = NULL;
+    cl_int err = CL_SUCCESS;
+    gs_status s = GS_OK;
+    int relaunch;
+
+    if (elapsed_ns)
+        *elapsed_ns = 0.0;
+    if (l == NULL || l->state == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (!cl_algo_supported(dev, l->algo))
+        return GS_ERR_UNSUPPORTED;
+    if ((s = gs_cl_kernel_for(d, l->algo, &k, &wg_size)) != GS_OK)
+        return s;
+    if (l->groups == 0u || l->group_size == 0u || l->group_size > wg_size)
+        return GS_ERR_INVALID_ARGUMENT;
+    local = l->group_size;
+    global = (size_t)l->groups * local;
+
+    if ((s = set_arg_mem(dev, k, 0, l->state)) != GS_OK ||
+        (s = set_arg_mem(dev, k, 1, l->a)) != GS_OK ||
+        (s = set_arg_mem(dev, k, 2, l->b)) != GS_OK ||
+        (s = set_arg_mem(dev, k, 3, l->c)) != GS_OK)
+        return s;
+
+    /* relaunch: one kernel per phase, timed from the first start to the last end */
+    prm = l->params;
+    relaunch = l->algo == GS_ALGO_RELAUNCH && l->params.phase_end > l->params.phase_begin + 1u;
+    for (unsigned p = l->params.phase_begin;; ++p) {
+        cl_event ev = NULL;
+        if (relaunch) {
+            if (p >= l->params.phase_end)
+                break;
+            prm.phase_begin = p;
+            prm.phase_end = p + 1u;
+        }
+        err = clSetKernelArg(k, 4, sizeof prm, &prm);
+        if (err != CL_SUCCESS) {
+            s = gs_cl_fail(dev, err, "clSetKernelArg");
+            break;
+        }
+        err = clEnqueueNDRangeKernel(d->queue, k, 1, NULL, &global, &local, 0, NULL, &ev);
+        if (err != CL_SUCCESS) {
+            s = gs_cl_fail(dev, err, "clEnqueueNDRangeKernel");
+            break;
+        }
+        if (first == NULL) {
+            first = ev;
+        } else {
+            if (last)
+                clReleaseEvent(last);
+            last = ev;
+        }
+        if (!relaunch)
+            break;
+    }
+    if (first) {
+        /* on an enqueue error, still wait for what was enqueued before releasing */
+        gs_status w = gs_cl_event_span(dev, first, last ? last : first, elapsed_ns);
+        if (s == GS_OK)
+            s = w;
+    }
+    if (last)
+        clReleaseEvent(last);
+    if (first)
+        clReleaseEvent(first);
+    return s;
+}
+
+static uint64_t cl_timeout_units(gs_device *dev, unsigned milliseconds)
+{
+    return gs_cl_timeout_units(dev, milliseconds);
+}
+
+const gs_backend_ops gs_opencl_ops = {
+    .id = GS_BACKEND_OPENCL,
+    .count = gs_cl_count,
+    .open = gs_cl_open,
+    .close = gs_cl_close,
+    .max_groups = cl_max_groups,
+    .algo_supported = cl_algo_supported,
+    .timeout_units = cl_timeout_units,
+    .spinners = cl_spinners,
+    .mem_alloc = cl_mem_alloc,
+    .mem_free = cl_mem_free,
+    .mem_write = cl_mem_write,
+    .mem_read = cl_mem_read,
+    .mem_native = cl_mem_native,
+    .launch = cl_launch,
+};

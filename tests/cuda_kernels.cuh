@@ -1,0 +1,49 @@
+/* tests/cuda_kernels.cuh - user kernels for the CUDA tests, launched through
+ * gs_cuda_launch (gridsync/host_cuda.h). Included by cuda_barrier.cu and, with
+ * GS_WEAKEN_COUNT=1 defined first, by cuda_weak.cu. */
+#ifndef GRIDSYNC_TESTS_CUDA_KERNELS_CUH
+#define GRIDSYNC_TESTS_CUDA_KERNELS_CUH
+
+#include "gridsync/cuda.cuh"
+#include "kernels/workloads.h"
+
+/* Message passing as the built-in program runs it, through gs_sync or through the
+ * split-phase gs_arrive / gs_wait_token with independent work in between. */
+static __global__ void user_mp_kernel(gs_word *state, unsigned *buf, unsigned *scratch, gs_word *c,
+                                      gs_work_params prm, int split)
+{
+    gs_grid g = gs_grid_begin(state);
+    for (unsigned p = prm.phase_begin; p < prm.phase_end; ++p) {
+        if (p != prm.phase_begin) {
+            unsigned why;
+            if (split) {
+                gs_token t = gs_arrive(&g);
+                unsigned x = p ^ g.lid; /* work that touches nothing shared */
+                for (int i = 0; i < 64; ++i)
+                    x = x * 1664525u + 1013904223u;
+                if (x == 0x12345678u && g.lid == 1u)
+                    gs_fetch_add_relaxed(&c[GS_C_SCRATCH], 1u);
+                why = gs_wait_token(&g, t);
+            } else {
+                why = gs_sync(&g);
+            }
+            if (why)
+                return;
+        }
+        for (unsigned lg = g.group; lg < prm.logical_groups; lg += g.groups)
+            gs_work_phase(&prm, p, lg, g.lid, g.lsize, buf, scratch, c);
+    }
+}
+
+/* A kernel whose dynamic shared memory limits how many blocks fit on an SM. */
+static __global__ void user_smem_kernel(gs_word *state, unsigned *out)
+{
+    extern __shared__ unsigned smem[];
+    gs_grid g = gs_grid_begin(state);
+    smem[g.lid] = g.group;
+    if (gs_sync(&g))
+        return;
+    out[g.group * g.lsize + g.lid] = smem[g.lid] + 1u;
+}
+
+#endif
