@@ -44,7 +44,7 @@ pack() {
     } >"$OUT/summary.txt"
 }
 
-BUDGET=${GS_GPU_BUDGET:-470} # seconds for the whole script
+BUDGET=${GS_GPU_BUDGET:-570} # seconds for the whole script
 
 # stage NAME LIMIT_SECONDS COMMAND... : runs the command (or an exported shell function)
 # with its output in logs/NAME.log, within its limit and what is left of the budget.
@@ -184,9 +184,17 @@ else
 fi
 
 # ---- 6. the CLI -------------------------------------------------------------------------
+# Every experiment's CSV and JSON go into results.tar.gz (few files come back).
+RES="$WORK/results"
+mkdir -p "$RES"
 if [ -n "$CLI" ]; then
     stage cli_info 60 "$CLI" info
-    stage cli_groups 120 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$OUT/groups.json"
+    stage cli_groups 150 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$RES/groups.json"
+    stage cli_groups64 150 "$CLI" bench groups --backend cuda --algo all --block 64 --groups 132,1056,2112,4224 \
+        --csv "$RES/groups64.csv" --json "$RES/groups64.json"
+    stage cli_iters 120 "$CLI" bench iters --backend cuda --algo all --csv "$RES/iters.csv" --json "$RES/iters.json"
+    stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
+    stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
     stage cli_check 100 "$CLI" check --backend cuda
 fi
 
@@ -194,7 +202,13 @@ fi
 if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
     stage cli_info_opencl 60 "$CLI" info --backend opencl
     stage cli_check_opencl 120 "$CLI" check --backend opencl --quick
+    # Are the seeds' OpenCL 1.2 fences (mem_fence(CLK_GLOBAL_MEM_FENCE)) enough here?
+    ocl12() { GRIDSYNC_CL_ORDERING=0 "$CLI" check --backend opencl --quick; }
+    export -f ocl12
+    stage cli_check_ocl12 120 ocl12
+    stage cli_groups_opencl 120 "$CLI" bench groups --backend opencl --quick --csv "$RES/groups_opencl.csv"
 fi
+tar -czf "$OUT/results.tar.gz" -C "$WORK" results 2>/dev/null
 
 pack
 rm -rf "$WORK"

@@ -10,19 +10,20 @@
     {                                                                                       \
         gs_grid g = gs_grid_begin(state);                                                   \
         for (unsigned i = 0; i < n; ++i) {                                                  \
+            gs_token t = {0u, 0u, 0u};                                                      \
             if (call)                                                                       \
                 return;                                                                     \
             ++g.episode;                                                                    \
         }                                                                                   \
     }
 
-GS_PROBE(central, gs_central_sync(&g))
-GS_PROBE(lockfree, gs_lockfree_sync(&g))
-GS_PROBE(naive, gs_naive_sync(&g))
-GS_PROBE(flip, gs_flip_sync(&g))
-GS_PROBE(tree, gs_tree_sync(&g))
-GS_PROBE(cluster, gs_cluster_sync(&g))
-GS_PROBE(cg, gs_cg_sync(&g))
+GS_PROBE(central, (gs_central_arrive(&g, &t), gs_central_wait(&g, &t)))
+GS_PROBE(lockfree, (gs_lockfree_arrive(&g, &t), gs_lockfree_wait(&g, &t)))
+GS_PROBE(naive, (gs_naive_arrive(&g, &t), gs_naive_wait(&g, &t)))
+GS_PROBE(flip, (gs_flip_arrive_episode(&g, &t), gs_flip_wait(&g, &t)))
+GS_PROBE(tree, (gs_tree_arrive(&g, &t), gs_tree_wait(&g, &t)))
+GS_PROBE(cluster, (gs_cluster_arrive_episode(&g, &t), gs_cluster_wait_episode(&g, &t)))
+GS_PROBE(cg, (gs_cg_arrive(&g, &t), gs_cg_wait(&g, &t)))
 GS_PROBE(dispatch, gs_sync(&g))
 
 extern "C" __global__ void gs_probe_split_flip(gs_word *state, unsigned n)

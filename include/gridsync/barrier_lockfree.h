@@ -1,5 +1,5 @@
 /* gridsync/barrier_lockfree.h - "lockfree": Xiao & Feng's decentralized barrier (the
- * thesis's DCB, the blogs' globalSync3 / global_sync), without atomics read-modify-write.
+ * thesis's DCB, the blogs' globalSync3 / global_sync), without read-modify-writes.
  *
  * Each group writes the episode number into its own arrival flag; the master group
  * (group 0) polls every flag, then writes the episode number into every group's
@@ -7,33 +7,43 @@
  * rather than 0/1, so they never need clearing and a fast group cannot be confused by
  * a flag of the previous episode. The seeds require more work-items per group than
  * groups; here each polling work-item of the master takes every spinners-th flag, so
- * any number of groups works with any group size. */
+ * any number of groups works with any group size. A master work-item releases its
+ * flags with one fence and plain (relaxed) stores, not one release store (one fence)
+ * per flag. The master's release happens in its wait, so in the split-phase form the
+ * master's gs_wait_token should come early. */
 #ifndef GRIDSYNC_BARRIER_LOCKFREE_H
 #define GRIDSYNC_BARRIER_LOCKFREE_H
 
 #include "gridsync/grid.h"
 
-GS_DEVICE gs_u32 gs_lockfree_sync(gs_grid *g)
+GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
-    gs_u32 done = g->episode + 1u;
-    gs_u32 why = GS_ABORT_NONE;
     gs_group_barrier();
-    if (g->lid == 0u)
-        gs_store_release(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), done);
+    t->target = g->episode + 1u;
+    if (g->lid == 0u) /* the arrival is the progress note */
+        gs_store_release(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), t->target);
+}
+
+GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
+{
+    gs_u32 why = GS_ABORT_NONE;
     if (g->group == 0u) {
         if (g->lid < g->spinners)
             for (gs_u32 j = 1u + g->lid; j < g->groups - GS_EARLY && why == GS_ABORT_NONE;
                  j += g->spinners)
-                why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_A(j), GS_G_ARRIVED), done,
+                why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_A(j), GS_G_ARRIVED), t->target,
                               GS_UNTIL_REACHED);
         why = gs_group_verdict(g, why);
-        if (why == GS_ABORT_NONE)
+        if (why == GS_ABORT_NONE && 1u + g->lid < g->groups) {
+            gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
             for (gs_u32 j = 1u + g->lid; j < g->groups; j += g->lsize)
-                gs_store_release(gs_word_at(g, GS_LINE_GROUP_B(j), GS_G_RELEASE), done);
-    } else if (g->lid == 0u) {
-        why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_B(g->group), GS_G_RELEASE), done,
-                      GS_UNTIL_REACHED);
+                gs_store_fenced(gs_word_at(g, GS_LINE_GROUP_B(j), GS_G_RELEASE), t->target);
+        }
+        return why;
     }
+    if (g->lid == 0u)
+        why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_B(g->group), GS_G_RELEASE), t->target,
+                      GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
 

@@ -8,17 +8,21 @@
 
 #include "gridsync/grid.h"
 
-GS_DEVICE gs_u32 gs_naive_sync(gs_grid *g)
+GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
 {
-    GS_GLOBAL gs_word *counter = gs_word_at(g, GS_LINE_COUNTER, 0u);
-    gs_u32 why = GS_ABORT_NONE;
-    gs_fetch_add_release(counter, 1u);
-    gs_group_barrier();
-    if (g->lid == 0u) {
+    /* Each work-item releases its own writes: no group barrier before. */
+    gs_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), 1u);
+    t->target = (g->episode + 1u) * g->groups * g->lsize - GS_EARLY;
+    if (g->lid == 0u)
         gs_note_arrival(g);
-        why = gs_wait(g, counter, (g->episode + 1u) * g->groups * g->lsize - GS_EARLY,
-                      GS_UNTIL_REACHED);
-    }
+}
+
+GS_DEVICE gs_u32 gs_naive_wait(gs_grid *g, const gs_token *t)
+{
+    gs_u32 why = GS_ABORT_NONE;
+    gs_group_barrier(); /* every work-item of the group has added before the poll */
+    if (g->lid == 0u)
+        why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
 

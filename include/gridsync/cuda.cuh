@@ -1,8 +1,8 @@
 /* gridsync/cuda.cuh - include this in a CUDA kernel that synchronizes through gridsync.
  *
- * It brings the CUDA shim (prims_cuda.cuh), every shared protocol (barrier.h) and the
- * split-phase barrier (split.h), plus two protocols that exist only on CUDA, plugged in
- * through barrier.h's GS_BACKEND_SYNC hook:
+ * It brings the CUDA shim (prims_cuda.cuh), every shared protocol and the split-phase
+ * barrier (barrier.h), plus two protocols that exist only on CUDA, plugged in through
+ * barrier.h's GS_BACKEND_ARRIVE / GS_BACKEND_WAIT hooks:
  *
  *   cg       cooperative_groups::this_grid().sync(): the vendor's grid barrier, kept as
  *            the reference the other protocols are measured against. It needs the
@@ -133,25 +133,28 @@ GS_DEVICE gs_u32 *gs_cluster_verdict_slot(void)
     return &gs_cluster_verdict;
 }
 
-/* Arrival half of the cluster protocol. Returns in *target the flip bit to wait for
- * and in *done whether this representative completed the episode itself. */
-GS_DEVICE gs_u32 gs_cluster_arrive_episode(gs_grid *g, gs_u32 *target, gs_u32 *done)
+/* Arrival half of the cluster protocol: the hardware cluster barrier, then the
+ * representative's release add at the flip counter (one member per cluster). Its own
+ * progress note comes after the add, so the add's fence does not wait for it. */
+GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
 {
+    int rep = gs_cluster_rank() == 0u && g->lid == 0u;
     if (g->lid == 0u) {
-        gs_note_arrival(g);
+        if (!rep)
+            gs_note_arrival(g);
         *gs_cluster_verdict_slot() = GS_ABORT_NONE;
     }
     gs_cluster_barrier(); /* every block's writes happen before the representative's add */
-    *done = 1u;
-    *target = 0u;
-    if (gs_cluster_rank() == 0u && g->lid == 0u) {
+    t->done = 1u;
+    t->target = 0u;
+    if (rep) {
         gs_u32 add;
         gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_COUNTER, 0u),
                                     gs_cluster_count() - GS_EARLY, gs_cluster_index() == 0u, &add);
-        *done = gs_flip_completed(old, add) ? 1u : 0u;
-        *target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
+        t->done = gs_flip_completed(old, add) ? 1u : 0u;
+        t->target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
+        gs_note_arrival(g);
     }
-    return GS_ABORT_NONE;
 }
 
 /* The hardware cluster barrier does not wait for a member block that has exited (and
@@ -177,71 +180,54 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
 }
 
 /* Waiting half. A representative that has to poll checks its members first (its time
- * is spent waiting anyway); the last cluster to arrive checks after its cluster is
- * released, off the barrier's critical path (the abort then reaches every group at
- * its next wait, or the host after the launch). A representative that gave up writes
- * its verdict into its present members before the second cluster barrier. A block
- * whose representative exited reads 0 and goes on unsynchronized: the other clusters'
- * waits expire and the launch ends in GS_ERR_TIMEOUT all the same. */
-GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, gs_u32 target, gs_u32 done)
+ * is spent waiting anyway); the last cluster to arrive acquires the others' writes
+ * with one fence, and checks its members after its cluster is released, off the
+ * critical path. A representative that gave up writes its verdict into its present
+ * members before the second cluster barrier. Returns the same value on every
+ * work-item of the cluster. */
+GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
 {
     gs_u32 *slot = gs_cluster_verdict_slot();
     int rep = gs_cluster_rank() == 0u && g->lid == 0u;
-    if (rep && !done) {
+    if (rep && t->done) {
+        gs_fence_acq_rel();
+    } else if (rep) {
         gs_u32 present = gs_cluster_present(g);
         gs_u32 size = gs_cluster_size();
         gs_u32 why = present == (size >= 32u ? ~0u : (1u << size) - 1u)
-                         ? gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), target, GS_UNTIL_FLIP)
+                         ? gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_FLIP)
                          : GS_ABORT_TIMEOUT;
         if (why != GS_ABORT_NONE)
             gs_cluster_broadcast(slot, why, present);
     }
     gs_cluster_barrier(); /* releases the cluster; acquires the verdict and the grid's writes */
     gs_u32 why = *slot;
-    if (rep && done)
+    if (rep && t->done)
         (void)gs_cluster_present(g);
     return why;
 }
-
-GS_DEVICE gs_u32 gs_cluster_sync(gs_grid *g)
-{
-    gs_u32 target, done;
-    gs_cluster_arrive_episode(g, &target, &done);
-    return gs_cluster_wait_episode(g, target, done);
-}
 #else
-GS_DEVICE gs_u32 gs_cluster_arrive_episode(gs_grid *g, gs_u32 *target, gs_u32 *done)
+GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
 {
-    *target = 0u;
-    *done = 1u;
-    return GS_ABORT_BAD_STATE; /* clusters need sm_90 */
+    t->why = GS_ABORT_BAD_STATE; /* clusters need sm_90 */
 }
-GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, gs_u32 target, gs_u32 done)
+GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
 {
     return GS_ABORT_BAD_STATE;
 }
-GS_DEVICE gs_u32 gs_cluster_sync(gs_grid *g) { return GS_ABORT_BAD_STATE; }
 #endif
 
 /* ---- cg: the vendor's grid barrier (unbounded) ---------------------------------- */
 
-GS_DEVICE gs_u32 gs_cg_sync(gs_grid *g)
+GS_DEVICE void gs_cg_arrive(gs_grid *g, gs_token *t)
 {
+    t->target = cooperative_groups::this_grid().barrier_arrive();
     if (g->lid == 0u)
-        gs_note_arrival(g); /* keeps the episode count and the host's diagnosis right */
-    cooperative_groups::this_grid().sync();
-    return GS_ABORT_NONE;
+        gs_note_arrival(g); /* after: keeps the count right without slowing cg down */
 }
-GS_DEVICE gs_u32 gs_cg_arrive(gs_grid *g, gs_u32 *token)
+GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
 {
-    if (g->lid == 0u)
-        gs_note_arrival(g);
-    *token = cooperative_groups::this_grid().barrier_arrive();
-    return GS_ABORT_NONE;
-}
-GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, gs_u32 token)
-{
-    cooperative_groups::this_grid().barrier_wait(static_cast<gs_u32 &&>(token));
+    cooperative_groups::this_grid().barrier_wait(static_cast<gs_u32>(t->target));
     return GS_ABORT_NONE;
 }
 
@@ -257,31 +243,25 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, gs_u32 token)
 
 /* ---- the hooks -------------------------------------------------------------------- */
 
-#define GS_BACKEND_SYNC(g, algo, why)                                                       \
+#define GS_BACKEND_ARRIVE(g, algo, t)                                                       \
     do {                                                                                    \
-        if ((algo) == GS_ALGO_ID_CLUSTER)                                                   \
-            (why) = gs_cluster_sync(g);                                                     \
-        else if ((algo) == GS_ALGO_ID_CG)                                                   \
-            (why) = gs_cg_sync(g);                                                          \
+        if ((algo) == GS_ALGO_ID_CLUSTER) {                                                 \
+            (t).why = GS_ABORT_NONE;                                                        \
+            gs_cluster_arrive_episode((g), &(t));                                           \
+        } else if ((algo) == GS_ALGO_ID_CG) {                                               \
+            (t).why = GS_ABORT_NONE;                                                        \
+            gs_cg_arrive((g), &(t));                                                        \
+        }                                                                                   \
     } while (0)
 
-#define GS_BACKEND_ARRIVE(g, algo, target, done, why)                                       \
+#define GS_BACKEND_WAIT(g, algo, t, why)                                                    \
     do {                                                                                    \
         if ((algo) == GS_ALGO_ID_CLUSTER)                                                   \
-            (why) = gs_cluster_arrive_episode((g), &(target), &(done));                     \
+            (why) = gs_cluster_wait_episode((g), &(t));                                     \
         else if ((algo) == GS_ALGO_ID_CG)                                                   \
-            (why) = gs_cg_arrive((g), &(target));                                           \
-    } while (0)
-
-#define GS_BACKEND_WAIT(g, algo, target, done, why)                                         \
-    do {                                                                                    \
-        if ((algo) == GS_ALGO_ID_CLUSTER)                                                   \
-            (why) = gs_cluster_wait_episode((g), (target), (done));                         \
-        else if ((algo) == GS_ALGO_ID_CG)                                                   \
-            (why) = gs_cg_wait((g), (target));                                              \
+            (why) = gs_cg_wait((g), &(t));                                                  \
     } while (0)
 
 #include "gridsync/barrier.h"
-#include "gridsync/split.h"
 
 #endif

@@ -101,7 +101,18 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
     return GS_ABORT_NONE;
 }
 
-/* Progress for the host's diagnosis of a timeout: which groups arrived where. */
+/* What a protocol's arrival tells its wait: the value to poll for, whether the
+ * representative already knows the episode is complete (it arrived last), and why the
+ * arrival failed (0 = it did not). Meaningful on work-item 0; the others carry it. */
+typedef struct gs_token {
+    gs_u32 target;
+    gs_u32 done;
+    gs_u32 why;
+} gs_token;
+
+/* Progress for the host's diagnosis of a timeout: which groups arrived where. Every
+ * protocol notes it after its arrival: a store before the release would make the
+ * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
     gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), g->episode + 1u);

@@ -5,7 +5,7 @@
  * argument and calls
  *     gs_grid g = gs_grid_begin(state);
  *     ... if (gs_sync(&g)) return; ...
- * (or the split-phase gs_arrive / gs_wait_token of gridsync/split.h). Launch it through
+ * (or the split-phase gs_arrive / gs_wait_token of gridsync/barrier.h). Launch it through
  * gs_cuda_launch, which checks that THIS kernel (its registers, its shared memory) can
  * have every group resident, launches it cooperatively (plus the cluster dimension for
  * GS_ALGO_CLUSTER), waits for it and turns a barrier abort into GS_ERR_TIMEOUT and

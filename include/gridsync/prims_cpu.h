@@ -42,8 +42,15 @@ int gs_cpu_team_barrier_or(int pred);
 #define gs_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 #define gs_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
 #define gs_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
-#define gs_fetch_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_release)
+/* Stronger than the name on purpose: x86's locked add is a full barrier either way,
+ * and ThreadSanitizer, which does not model fences, then sees the acquire that a
+ * protocol takes with gs_fence_acq_rel after the add. */
+#define gs_fetch_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+/* A store made a release by the gs_fence_acq_rel before it; a release store here so
+ * that ThreadSanitizer sees it. */
+#define gs_store_fenced(p, v) atomic_store_explicit((p), (v), memory_order_release)
 #define gs_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+#define gs_add_release(p, v) ((void)atomic_fetch_add_explicit((p), (v), memory_order_acq_rel))
 #define gs_fence_acq_rel() atomic_thread_fence(memory_order_acq_rel)
 
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)

@@ -58,6 +58,11 @@ GS_DEVICE gs_u32 gs_atom_add_acq_rel(gs_word *p, gs_u32 v)
     asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
     return o;
 }
+/* No result wanted: red, so the issuing thread does not wait for the round trip. */
+GS_DEVICE void gs_red_add_release(gs_word *p, gs_u32 v)
+{
+    asm volatile("red.release.gpu.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {
     gs_u32 o;
@@ -73,6 +78,10 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 #define gs_fetch_add_relaxed(p, v) gs_atom_add_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_atom_add_release((p), (v))
 #define gs_fetch_add_acq_rel(p, v) gs_atom_add_acq_rel((p), (v))
+#define gs_add_release(p, v) gs_red_add_release((p), (v))
+/* A store made a release by the gs_fence_acq_rel before it (PTX: fence + relaxed store
+ * is a release pattern), so several stores share one fence. */
+#define gs_store_fenced(p, v) gs_st_relaxed((p), (v))
 #define gs_fence_acq_rel() asm volatile("fence.acq_rel.gpu;" ::: "memory")
 
 /* Back off a little once a poll has failed a few times: fewer requests queue at the

@@ -13,11 +13,15 @@
 #undef gs_store_release
 #undef gs_fetch_add_release
 #undef gs_fetch_add_acq_rel
+#undef gs_add_release
+#undef gs_store_fenced
 #undef gs_fence_acq_rel
 #define gs_load_acquire(p) gs_load_relaxed(p)
 #define gs_store_release(p, v) gs_store_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_fetch_add_relaxed((p), (v))
 #define gs_fetch_add_acq_rel(p, v) gs_fetch_add_relaxed((p), (v))
+#define gs_add_release(p, v) ((void)gs_fetch_add_relaxed((p), (v)))
+#define gs_store_fenced(p, v) gs_store_relaxed((p), (v))
 #define gs_fence_acq_rel() ((void)0)
 #endif
 

@@ -116,7 +116,7 @@ gs_status gs_cpu_run_grid(gs_device *dev, unsigned groups, unsigned group_size,
     grid_run run = {.go = 0, .kernel = kernel, .arg = arg};
     /* A team barrier waits at most for its representative, whose own wait is bounded by
      * timeout_ms: only a member that never comes (divergent barrier) exceeds this. */
-    unsigned team_ms = 2 * timeout_ms + 1000;
+    unsigned team_ms = timeout_ms + (timeout_ms / 2 > 100 ? timeout_ms / 2 : 100);
     struct timespec span = {.tv_sec = team_ms / 1000, .tv_nsec = (long)(team_ms % 1000) * 1000000L};
     gs_status s = GS_OK;
     size_t started = 0;

@@ -212,8 +212,8 @@ static gs_status cl_launch(gs_device *dev, const gs_launch *l, double *elapsed_n
 {
     gs_cl_device *d = gs_cl(dev);
     gs_work_params prm;
-    size_t local, global, wg_size = 0;
-    cl_kernel k = NULL;
+    size_t local, global;
+    cl_kernel k;
     cl_event first = NULL, last = NULL;
     cl_int err = CL_SUCCESS;
     gs_status s = GS_OK;
@@ -225,9 +225,10 @@ static gs_status cl_launch(gs_device *dev, const gs_launch *l, double *elapsed_n
         return GS_ERR_INVALID_ARGUMENT;
     if (!cl_algo_supported(dev, l->algo))
         return GS_ERR_UNSUPPORTED;
-    if ((s = gs_cl_kernel_for(d, l->algo, &k, &wg_size)) != GS_OK)
-        return s;
-    if (l->groups == 0u || l->group_size == 0u || l->group_size > wg_size)
+    if (d->build_status != GS_OK)
+        return d->build_status;
+    k = d->kernel;
+    if (l->groups == 0u || l->group_size == 0u || l->group_size > d->kernel_wg_size)
         return GS_ERR_INVALID_ARGUMENT;
     local = l->group_size;
     global = (size_t)l->groups * local;
