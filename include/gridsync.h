@@ -105,7 +105,8 @@ typedef enum gs_algo {
     GS_ALGO_CLUSTER = 6,  /* CUDA only: Hopper cluster barrier, then one arrival per cluster */
     GS_ALGO_CG = 7,       /* CUDA only: cooperative_groups grid.sync() */
     GS_ALGO_RELAUNCH_GRAPH = 8, /* CUDA only: relaunch through a CUDA graph */
-    GS_ALGO_COUNT_ = 9
+    GS_ALGO_SHARDED = 9,  /* central with its counter cut over K lines, polled in parallel */
+    GS_ALGO_COUNT_ = 10
 } gs_algo;
 
 const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */

@@ -171,6 +171,10 @@ if [ -x "$MICRO" ]; then
     stage micro 90 "$MICRO" "$OUT/micro.csv"
 fi
 
+episode_parts() { "$NVCC" -arch=sm_90 -O3 "$ROOT/bench/micro/episode_parts.cu" -o "$WORK/episode_parts" && "$WORK/episode_parts"; }
+export -f episode_parts
+stage episode_parts 60 episode_parts
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then
@@ -196,6 +200,22 @@ if [ -n "$CLI" ]; then
     stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
     stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
     stage cli_check 100 "$CLI" check --backend cuda
+    # Tuning sweep: poll back-off and tree fan-out, same run, same grids.
+    tune() {
+        for bo in 0 32 128 256; do
+            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,central,cluster,cg --groups 132,1056 \
+                --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
+        done
+        for fo in 4 8 16 32 66; do
+            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --groups 132,1056 \
+                --repeats 3 --csv "$RES/tune_fanout_$fo.csv" >/dev/null || return 1
+        done
+        GRIDSYNC_TREE_FANOUT=16 "$CLI" bench groups --backend cuda --algo tree,flip,cluster,cg --block 64 --groups 4224 \
+            --repeats 3 --csv "$RES/tune_fanout64.csv" >/dev/null
+    }
+    export -f tune; export CLI
+    export RES
+    stage tune 150 tune
 fi
 
 # ---- 7. OpenCL on NVIDIA's driver ----------------------------------------------------------
@@ -204,7 +224,7 @@ if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
     stage cli_check_opencl 120 "$CLI" check --backend opencl --quick
     # Are the seeds' OpenCL 1.2 fences (mem_fence(CLK_GLOBAL_MEM_FENCE)) enough here?
     ocl12() { GRIDSYNC_CL_ORDERING=0 "$CLI" check --backend opencl --quick; }
-    export -f ocl12
+    export -f ocl12; export CLI
     stage cli_check_ocl12 120 ocl12
     stage cli_groups_opencl 120 "$CLI" bench groups --backend opencl --quick --csv "$RES/groups_opencl.csv"
 fi

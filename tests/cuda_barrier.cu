@@ -54,9 +54,11 @@ static gs_device_info g_info;
 
 static const gs_algo all_algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
                                     GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
-                                    GS_ALGO_CG,      GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH};
+                                    GS_ALGO_CG,      GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH,
+                                    GS_ALGO_SHARDED};
 static const gs_algo bounded_algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                                        GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER};
+                                        GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
+                                        GS_ALGO_SHARDED};
 
 static bool is_relaunch(gs_algo a) { return a == GS_ALGO_RELAUNCH || a == GS_ALGO_RELAUNCH_GRAPH; }
 static bool quick() { return getenv("GS_TEST_QUICK") && atoi(getenv("GS_TEST_QUICK")); }

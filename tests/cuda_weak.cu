@@ -27,7 +27,8 @@ int main()
         return 1;
     gs_device_get_info(dev, &info);
     const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                             GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER};
+                             GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
+                             GS_ALGO_SHARDED};
     unsigned groups = 2 * info.compute_units, block = 64, episodes = 2000;
     int caught = 0, missed = 0;
     for (gs_algo a : algos) {
@@ -52,7 +53,7 @@ int main()
             prm.phase_end = episodes + 1;
             prm.logical_groups = groups;
             prm.seed = 7;
-            prm.delay = 64;
+            prm.delay = 1024; /* a late group makes an early release visible */
             void *args[] = {&state, &buf, &scratch, &c, &prm, &split};
             s = gs_cuda_launch(b, (const void *)user_mp_kernel, groups, block, 0, args, nullptr);
             cudaMemcpy(&errors, c, 4, cudaMemcpyDeviceToHost);

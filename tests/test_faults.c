@@ -33,7 +33,7 @@ static double now_ms(void)
 }
 
 static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
-                                GS_ALGO_TREE};
+                                GS_ALGO_TREE,    GS_ALGO_SHARDED};
 
 /* The next launch on the same barrier must be refused until reset, then be right. */
 static void recovers(gs_barrier *b)

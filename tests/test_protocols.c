@@ -19,7 +19,8 @@ static gs_device *dev;
 static unsigned groups, block, mp_groups, mp_block, mp_episodes, stencil_steps;
 
 static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                                GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_RELAUNCH};
+                                GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_RELAUNCH,
+                                GS_ALGO_SHARDED};
 
 static void run_expect_ok(gs_algo algo, gs_run_config cfg, gs_run_result *r)
 {
@@ -120,7 +121,7 @@ static int teardown(void **state)
 #define T(fn, i, name) {#fn "/" name, fn, NULL, NULL, (void *)&algos[i]}
 #define PER_ALGO(fn)                                                                              \
     T(fn, 0, "central"), T(fn, 1, "lockfree"), T(fn, 2, "naive"), T(fn, 3, "flip"),              \
-        T(fn, 4, "tree"), T(fn, 5, "relaunch")
+        T(fn, 4, "tree"), T(fn, 5, "relaunch"), T(fn, 6, "sharded")
 
 int main(void)
 {

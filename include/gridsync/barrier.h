@@ -25,6 +25,7 @@
 #include "gridsync/barrier_flip.h"
 #include "gridsync/barrier_lockfree.h"
 #include "gridsync/barrier_naive.h"
+#include "gridsync/barrier_sharded.h"
 #include "gridsync/barrier_tree.h"
 
 /* A back end with protocols of its own (CUDA: cg, cluster) defines
@@ -38,6 +39,16 @@
 #define GS_BACKEND_WAIT(g, algo, t, why) ((void)0)
 #endif
 
+/* A kernel compiled with GS_ONLY_ALGO=GS_ALGO_ID_x contains that protocol alone (any
+ * other id in the state ends the launch with GS_ABORT_BAD_STATE): no run-time switch
+ * in the hot loop, the registers of one protocol, and no barriers inside a switch,
+ * which PoCL 3.1 compiles wrongly when several protocols share one kernel. */
+#ifdef GS_ONLY_ALGO
+#define GS_WITH(id) (GS_ONLY_ALGO == (id))
+#else
+#define GS_WITH(id) 1
+#endif
+
 GS_DEVICE gs_token gs_arrive(gs_grid *g)
 {
     gs_token t;
@@ -47,11 +58,24 @@ GS_DEVICE gs_token gs_arrive(gs_grid *g)
     if (t.why != GS_ABORT_NONE)
         return t;
     switch (g->algo) {
+#if GS_WITH(GS_ALGO_ID_CENTRAL)
     case GS_ALGO_ID_CENTRAL: gs_central_arrive(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_LOCKFREE)
     case GS_ALGO_ID_LOCKFREE: gs_lockfree_arrive(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_NAIVE)
     case GS_ALGO_ID_NAIVE: gs_naive_arrive(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_FLIP)
     case GS_ALGO_ID_FLIP: gs_flip_arrive_episode(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_TREE)
     case GS_ALGO_ID_TREE: gs_tree_arrive(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_SHARDED)
+    case GS_ALGO_ID_SHARDED: gs_sharded_arrive(g, &t); break;
+#endif
     default:
         t.why = GS_ABORT_BAD_STATE;
         GS_BACKEND_ARRIVE(g, g->algo, t);
@@ -65,11 +89,24 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (g->algo) {
+#if GS_WITH(GS_ALGO_ID_CENTRAL)
         case GS_ALGO_ID_CENTRAL: why = gs_central_wait(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_LOCKFREE)
         case GS_ALGO_ID_LOCKFREE: why = gs_lockfree_wait(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_NAIVE)
         case GS_ALGO_ID_NAIVE: why = gs_naive_wait(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_FLIP)
         case GS_ALGO_ID_FLIP: why = gs_flip_wait(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_TREE)
         case GS_ALGO_ID_TREE: why = gs_tree_wait(g, &t); break;
+#endif
+#if GS_WITH(GS_ALGO_ID_SHARDED)
+        case GS_ALGO_ID_SHARDED: why = gs_sharded_wait(g, &t); break;
+#endif
         default:
             why = GS_ABORT_BAD_STATE;
             GS_BACKEND_WAIT(g, g->algo, t, why);

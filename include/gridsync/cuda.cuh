@@ -37,9 +37,7 @@
  *
  * Include this header instead of gridsync/barrier.h, and before it if both appear. */
 
-/* Part 1: the CUDA-only protocols. (Defining GS_CUDA_PROTOCOLS_ONLY before including
- * this header stops here, so that a translation unit can replace protocols in gs_sync
- * before barrier.h defines it: src/cuda builds one kernel per protocol that way.) */
+/* Part 1: the CUDA-only protocols. */
 #ifndef GRIDSYNC_CUDA_PROTOCOLS
 #define GRIDSYNC_CUDA_PROTOCOLS
 
@@ -234,7 +232,7 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
 #endif /* GRIDSYNC_CUDA_PROTOCOLS */
 
 /* Part 2: gs_sync with the hooks, and the split-phase barrier. */
-#if !defined(GS_CUDA_PROTOCOLS_ONLY) && !defined(GRIDSYNC_CUDA_CUH)
+#ifndef GRIDSYNC_CUDA_CUH
 #define GRIDSYNC_CUDA_CUH
 
 #if defined(GRIDSYNC_BARRIER_H)
@@ -245,10 +243,10 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
 
 #define GS_BACKEND_ARRIVE(g, algo, t)                                                       \
     do {                                                                                    \
-        if ((algo) == GS_ALGO_ID_CLUSTER) {                                                 \
+        if (GS_WITH(GS_ALGO_ID_CLUSTER) && (algo) == GS_ALGO_ID_CLUSTER) {                  \
             (t).why = GS_ABORT_NONE;                                                        \
             gs_cluster_arrive_episode((g), &(t));                                           \
-        } else if ((algo) == GS_ALGO_ID_CG) {                                               \
+        } else if (GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG) {                     \
             (t).why = GS_ABORT_NONE;                                                        \
             gs_cg_arrive((g), &(t));                                                        \
         }                                                                                   \
@@ -256,9 +254,9 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
 
 #define GS_BACKEND_WAIT(g, algo, t, why)                                                    \
     do {                                                                                    \
-        if ((algo) == GS_ALGO_ID_CLUSTER)                                                   \
+        if (GS_WITH(GS_ALGO_ID_CLUSTER) && (algo) == GS_ALGO_ID_CLUSTER)                    \
             (why) = gs_cluster_wait_episode((g), &(t));                                     \
-        else if ((algo) == GS_ALGO_ID_CG)                                                   \
+        else if (GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG)                         \
             (why) = gs_cg_wait((g), &(t));                                                  \
     } while (0)
 

@@ -21,6 +21,7 @@ typedef struct gs_grid {
     gs_u32 fanout;    /* tree: groups per leaf */
     gs_u32 leaves;    /* tree: leaves */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
+    gs_u32 backoff;   /* ns between polls once a wait is long (where the device can sleep) */
     gs_u32 bad;       /* GS_ABORT_BAD_* when the launch does not match the state */
 } gs_grid;
 
@@ -44,6 +45,7 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
     g.fanout = gs_load_relaxed(&state[GS_HDR_FANOUT]);
     g.leaves = gs_load_relaxed(&state[GS_HDR_LEAVES]);
     g.spinners = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
+    g.backoff = gs_load_relaxed(&state[GS_HDR_BACKOFF]);
     g.bad = GS_ABORT_NONE;
     if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC)
         g.bad = GS_ABORT_BAD_STATE;
@@ -85,7 +87,7 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
     gs_u64 deadline = 0u;
     while (!gs_ready(gs_load_acquire(w), target, until)) {
         ++polls;
-        gs_pause(polls);
+        gs_pause(polls, g->backoff);
         if ((polls & 15u) != 0u)
             continue;
         if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)

@@ -2,8 +2,11 @@
  * OpenCL kernels.
  *
  * A user program is gs_opencl_device_source() (the shim and every protocol, as one
- * text) followed by the user's kernels, built with gs_opencl_build_options() in the
- * context returned by gs_opencl_handles(). A kernel takes the barrier state as a
+ * text) followed by the user's kernels, built with gs_opencl_barrier_build_options()
+ * (one protocol, -DGS_ONLY_ALGO) or gs_opencl_build_options() (every protocol, chosen
+ * at run time) in the context returned by gs_opencl_handles(). On PoCL's CPU device
+ * use the former: PoCL 3.1 miscompiles work-group barriers inside the run-time choice
+ * of protocol (see gridsync/barrier.h). A kernel takes the barrier state as a
  * `__global gs_word *` argument (pass the cl_mem from gs_barrier_native) and calls
  *     gs_grid g = gs_grid_begin(state);
  *     ... if (gs_sync(&g)) return; ...
@@ -14,12 +17,12 @@
  *     char opts[256]; void *state;
  *     gs_device_open(GS_BACKEND_OPENCL, 0, &dev);
  *     gs_opencl_handles(dev, &ctx, &q, &id);
- *     gs_opencl_build_options(dev, opts, sizeof opts);
+ *     gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar);
+ *     gs_opencl_barrier_build_options(bar, opts, sizeof opts);
  *     const char *srcs[2] = {gs_opencl_device_source(), my_kernels};
  *     cl_program p = clCreateProgramWithSource(ctx, 2, srcs, NULL, &err);
  *     clBuildProgram(p, 1, &id, opts, NULL, NULL);
  *     cl_kernel k = clCreateKernel(p, "my_kernel", &err);
- *     gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar);
  *     gs_barrier_native(bar, &state);
  *     cl_mem m = (cl_mem)state;
  *     clSetKernelArg(k, 0, sizeof m, &m);
@@ -46,11 +49,16 @@ extern "C" {
  * without #include lines, to put before a user's kernels. Never NULL. */
 const char *gs_opencl_device_source(void);
 
-/* The options the device built gridsync's own program with: -cl-std=... and
+/* The options that built gridsync's program on the device: -cl-std=... and
  * -DGS_CL_ORDERING=N (and the test-only -DGS_WEAKEN_* a weakened library uses).
  * GS_ERR_BUILD if no ordering built on this device, GS_ERR_SMALL_BUFFER if the text
  * and its terminating zero do not fit in `size` bytes. */
 gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size);
+
+/* The same options plus -DGS_ONLY_ALGO=<the barrier's protocol>: a program that holds
+ * that protocol alone (a state of another protocol ends its launches with
+ * GS_ERR_BAD_STATE). What gridsync builds its own kernels with. */
+gs_status gs_opencl_barrier_build_options(const gs_barrier *b, char *buf, size_t size);
 
 /* The logs of the device's builds of gridsync's program, one attempt after another,
  * each after a line "[options] built|failed (cl error)": after GS_ERR_BUILD, why no

@@ -87,7 +87,7 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 /* Back off a little once a poll has failed a few times: fewer requests queue at the
  * L2 slice that holds the polled line, and the arrival that ends the wait gets there
  * sooner. */
-#define gs_pause(polls) do { if ((polls) > 8u) __nanosleep(32u); } while (0)
+#define gs_pause(polls, backoff_ns) do { if ((polls) > 8u && (backoff_ns)) __nanosleep(backoff_ns); } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)
 {

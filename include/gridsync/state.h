@@ -25,6 +25,7 @@
 #define GS_HDR_FANOUT 5u        /* tree: groups per leaf */
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u        /* tree: number of leaves */
+#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
 
 #define GS_STATE_MAGIC 0x67727364u /* "grsd" */
 
@@ -73,6 +74,7 @@
 #define GS_ALGO_ID_CLUSTER 6u
 #define GS_ALGO_ID_CG 7u
 #define GS_ALGO_ID_RELAUNCH_GRAPH 8u
+#define GS_ALGO_ID_SHARDED 9u
 
 /* The top bit of a flip counter changes once per completed episode. */
 #define GS_FLIP_BIT 0x80000000u

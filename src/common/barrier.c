@@ -16,13 +16,27 @@ static unsigned env_timeout_ms(void)
     return GS_DEFAULT_TIMEOUT_MS;
 }
 
-/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short. */
+static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
+{
+    const char *env = getenv(name);
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v <= max)
+            return (unsigned)v;
+    }
+    return fallback;
+}
+
+/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short;
+ * GRIDSYNC_TREE_FANOUT overrides (a tuning knob for `gridsync bench`). */
 static unsigned tree_fanout(unsigned groups)
 {
     unsigned f = 2;
     while (f * f < groups)
         ++f;
-    return f;
+    f = env_uint("GRIDSYNC_TREE_FANOUT", f, 1u << 20);
+    return f < 2 ? 2 : f;
 }
 
 static gs_status write_header(gs_barrier *b)
@@ -37,6 +51,8 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_FANOUT] = b->fanout;
     hdr[GS_HDR_SPINNERS] = b->spinners;
     hdr[GS_HDR_LEAVES] = b->leaves;
+    /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
+    hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
 }
 
@@ -79,6 +95,10 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
     b->spinners = dev->ops->spinners(dev);
     b->fanout = algo == GS_ALGO_TREE ? tree_fanout(groups) : 1;
     b->leaves = algo == GS_ALGO_TREE ? (groups + b->fanout - 1) / b->fanout : 0;
+    if (algo == GS_ALGO_SHARDED) /* one counter per polling lane of a warp, at most */
+        b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);
+    if (algo == GS_ALGO_SHARDED && (b->leaves == 0 || b->leaves > groups))
+        b->leaves = groups < 32 ? groups : 32;
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
     gs_status s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
     if (s == GS_OK && (s = gs_barrier_reset(b)) != GS_OK)

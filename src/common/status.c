@@ -46,7 +46,8 @@ gs_status gs_backend_from_name(const char *name, gs_backend *out)
 }
 
 static const char *const algo_names[GS_ALGO_COUNT_] = {
-    "central", "lockfree", "naive", "flip", "tree", "relaunch", "cluster", "cg", "relaunch-graph"};
+    "central", "lockfree", "naive", "flip", "tree", "relaunch", "cluster", "cg", "relaunch-graph",
+    "sharded"};
 
 const char *gs_algo_name(gs_algo algo)
 {

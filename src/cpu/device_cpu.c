@@ -46,7 +46,7 @@ static gs_status cpu_max_groups(gs_device *dev, unsigned group_size, unsigned *o
 
 static int cpu_algo_supported(const gs_device *dev, gs_algo algo)
 {
-    return algo <= GS_ALGO_RELAUNCH;
+    return algo <= GS_ALGO_RELAUNCH || algo == GS_ALGO_SHARDED;
 }
 
 static uint64_t cpu_timeout_units(gs_device *dev, unsigned ms) { return (uint64_t)ms * 1000000u; }

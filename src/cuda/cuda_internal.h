@@ -19,6 +19,7 @@ const void *gs_cuda_kernel_tree(void);
 const void *gs_cuda_kernel_cluster(void);
 const void *gs_cuda_kernel_cg(void);
 const void *gs_cuda_kernel_relaunch(void);
+const void *gs_cuda_kernel_sharded(void);
 
 #ifdef __cplusplus
 }

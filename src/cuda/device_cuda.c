@@ -157,6 +157,7 @@ const void *gs_cuda_work_kernel(gs_algo algo)
     case GS_ALGO_TREE: return gs_cuda_kernel_tree();
     case GS_ALGO_CLUSTER: return gs_cuda_kernel_cluster();
     case GS_ALGO_CG: return gs_cuda_kernel_cg();
+    case GS_ALGO_SHARDED: return gs_cuda_kernel_sharded();
     default: return gs_cuda_kernel_relaunch();
     }
 }

@@ -11,46 +11,9 @@
  * (all of them within 32, so 2048 threads per SM stay possible), leaves no run-time
  * dispatch in the hot loop, and gives each protocol SASS of its own to read.
  *
- * How: the protocols are defined first, then every protocol but the chosen one is
- * replaced by stub macros (arrival and wait) before barrier.h dispatches to them. */
-#define GS_CUDA_PROTOCOLS_ONLY
-#include "gridsync/cuda.cuh"
-#undef GS_CUDA_PROTOCOLS_ONLY
-#include "gridsync/barrier_central.h"
-#include "gridsync/barrier_flip.h"
-#include "gridsync/barrier_lockfree.h"
-#include "gridsync/barrier_naive.h"
-#include "gridsync/barrier_tree.h"
-
-#if GS_KERNEL_ALGO != GS_ALGO_ID_CENTRAL
-#define gs_central_arrive(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_central_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_LOCKFREE
-#define gs_lockfree_arrive(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_lockfree_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_NAIVE
-#define gs_naive_arrive(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_naive_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_FLIP
-#define gs_flip_arrive_episode(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_flip_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_TREE
-#define gs_tree_arrive(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_tree_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_CLUSTER
-#define gs_cluster_arrive_episode(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_cluster_wait_episode(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-#if GS_KERNEL_ALGO != GS_ALGO_ID_CG
-#define gs_cg_arrive(g, t) ((void)(g), (void)((t)->why = GS_ABORT_BAD_STATE))
-#define gs_cg_wait(g, t) ((void)(g), (void)(t), GS_ABORT_BAD_STATE)
-#endif
-
+ * How: GS_ONLY_ALGO (gridsync/barrier.h) compiles the chosen protocol alone into the
+ * dispatch. */
+#define GS_ONLY_ALGO GS_KERNEL_ALGO
 #include "gridsync/cuda.cuh"
 #include "kernels/workloads.h"
 

@@ -1,0 +1,51 @@
+/* gridsync/barrier_sharded.h - "sharded": the central barrier with its counter cut into
+ * K counters on K lines (so K L2 slices on a GPU).
+ *
+ * Group g adds 1 (a fire-and-forget release add) to counter g mod K; the waiters poll
+ * all K counters, work-item k of a group polling counter k, so one warp-wide load
+ * instruction polls them all. Same-address atomics serialize at the L2 slice that owns
+ * the line (on an H200, 132 adds to one word take several hundred ns); here each counter
+ * sees groups/K of them. Every counter only grows, so nothing is reset, and each
+ * counter's adds form a release sequence that the acquire polls of that counter read:
+ * a waiter that has seen every counter complete has synchronized with every arrival.
+ * With fewer polling work-items than counters (PoCL: only work-item 0 may spin), each
+ * takes every spinners-th counter. */
+#ifndef GRIDSYNC_BARRIER_SHARDED_H
+#define GRIDSYNC_BARRIER_SHARDED_H
+
+#include "gridsync/grid.h"
+
+/* Counter k's line, and how many groups arrive at it. The counters use the lines the
+ * tree uses for its leaves (g->leaves = K). */
+GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
+{
+    return gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, k), 0u);
+}
+
+GS_DEVICE gs_u32 gs_shard_members(const gs_grid *g, gs_u32 k)
+{
+    return (g->groups - k + g->leaves - 1u) / g->leaves;
+}
+
+GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
+{
+    gs_group_barrier(); /* the group's writes happen before its arrival */
+    t->target = g->episode + 1u;
+    if (g->lid == 0u) {
+        gs_add_release(gs_shard(g, g->group % g->leaves), 1u);
+        gs_note_arrival(g);
+    }
+}
+
+GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
+{
+    gs_u32 why = GS_ABORT_NONE;
+    if (g->lid < g->spinners)
+        for (gs_u32 k = g->lid; k < g->leaves && why == GS_ABORT_NONE; k += g->spinners)
+            why = gs_wait(g, gs_shard(g, k),
+                          t->target * gs_shard_members(g, k) - (k == 0u ? GS_EARLY : 0u),
+                          GS_UNTIL_REACHED);
+    return gs_group_verdict(g, why);
+}
+
+#endif
