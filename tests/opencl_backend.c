@@ -2,6 +2,7 @@
  * its override, the build options and log, the poll calibration, and the user-kernel
  * path of gridsync/host_opencl.h (build, launch, bounds, timeout, recovery).
  * Runs on OpenCL device 0 (PoCL's CPU device in CI); exits 77 without one. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

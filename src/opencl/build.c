@@ -6,7 +6,15 @@
  *   0  -cl-std=CL1.2 -DGS_CL_ORDERING=0: the seeds' idiom (only where nothing else builds)
  * GRIDSYNC_CL_ORDERING=0|1|2 in the environment forces one (for `gridsync check`).
  * A library built with GS_WEAKEN_* passes the same definitions to the device build.
- * Built once, at open; PoCL caches the binary under POCL_CACHE_DIR. */
+ *
+ * One build per protocol, as the CUDA back end has one kernel per protocol: with
+ * -DGS_ONLY_ALGO=<id> (gridsync/barrier.h) a program holds that protocol alone, so no
+ * barrier sits inside a run-time switch, which PoCL 3.1's work-group compiler gets
+ * wrong (it runs the representative's `lid == 0` arrival on every work-item) and takes
+ * minutes to compile. The relaunch build (no protocol at all) is made at open, where
+ * the ordering is chosen and the calibration kernel lives; each protocol's at its
+ * first launch, with the options that worked. PoCL caches every binary under
+ * POCL_CACHE_DIR. */
 #include "opencl_internal.h"
 
 #include <stdarg.h>
@@ -75,69 +83,72 @@ static int forced_ordering(void)
     return -1;
 }
 
-static void release_program(gs_cl_device *d)
+static void release_variant(gs_cl_variant *v)
 {
-    if (d->calib_kernel)
-        clReleaseKernel(d->calib_kernel);
-    if (d->kernel)
-        clReleaseKernel(d->kernel);
-    if (d->program)
-        clReleaseProgram(d->program);
-    d->calib_kernel = d->kernel = NULL;
-    d->program = NULL;
+    if (v->kernel)
+        clReleaseKernel(v->kernel);
+    if (v->program)
+        clReleaseProgram(v->program);
+    v->kernel = NULL;
+    v->program = NULL;
 }
 
 /* Outcome of one attempt: built, failed to compile (try the next), or a native error. */
 enum { GS_TRY_BUILT, GS_TRY_REJECTED, GS_TRY_ERROR };
 
-static int try_build(gs_cl_device *d, const char *options, gs_status *status, cl_int *build_err)
+/* Builds the program for protocol `algo` with `options` into *v. */
+static int try_build(gs_cl_device *d, unsigned algo, const char *options, gs_cl_variant *v,
+                     cl_int *build_err)
 {
     const char *sources[2] = {gs_cl_program_source, gs_cl_calibrate_source};
+    char all[sizeof d->build_options + 32];
     cl_int err = CL_SUCCESS;
 
-    d->program = clCreateProgramWithSource(d->ctx, 2, sources, NULL, &err);
-    if (d->program == NULL || err != CL_SUCCESS) {
-        d->program = NULL;
-        *status = gs_cl_fail(&d->base, err, "clCreateProgramWithSource");
+    snprintf(all, sizeof all, "%s -DGS_ONLY_ALGO=%u", options, algo);
+    v->tried = 1;
+    v->program = clCreateProgramWithSource(d->ctx, 2, sources, NULL, &err);
+    if (v->program == NULL || err != CL_SUCCESS) {
+        v->program = NULL;
+        v->status = gs_cl_fail(&d->base, err, "clCreateProgramWithSource");
         return GS_TRY_ERROR;
     }
-    err = clBuildProgram(d->program, 1, &d->id, options, NULL, NULL);
-    log_append(&d->build_log, "[%s] %s (%d)\n", options, err == CL_SUCCESS ? "built" : "failed",
+    err = clBuildProgram(v->program, 1, &d->id, all, NULL, NULL);
+    log_append(&d->build_log, "[%s] %s (%d)\n", all, err == CL_SUCCESS ? "built" : "failed",
                (int)err);
-    append_build_log(d, d->program, &d->build_log);
+    append_build_log(d, v->program, &d->build_log);
     if (err != CL_SUCCESS) {
         int rejected = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ||
                        err == CL_COMPILER_NOT_AVAILABLE || err == CL_INVALID_OPERATION;
-        *status = rejected ? GS_ERR_BUILD : gs_cl_fail(&d->base, err, "clBuildProgram");
+        v->status = rejected ? GS_ERR_BUILD : gs_cl_fail(&d->base, err, "clBuildProgram");
         *build_err = err;
-        release_program(d);
+        release_variant(v);
         return rejected ? GS_TRY_REJECTED : GS_TRY_ERROR;
     }
-    d->kernel = clCreateKernel(d->program, "gs_work_kernel", &err);
-    if (d->kernel != NULL && err == CL_SUCCESS)
-        d->calib_kernel = clCreateKernel(d->program, "gs_calibrate_kernel", &err);
-    if (d->kernel == NULL || d->calib_kernel == NULL || err != CL_SUCCESS) {
-        *status = gs_cl_fail(&d->base, err, "clCreateKernel");
-        release_program(d);
+    v->kernel = clCreateKernel(v->program, "gs_work_kernel", &err);
+    if (v->kernel == NULL || err != CL_SUCCESS) {
+        v->kernel = NULL;
+        v->status = gs_cl_fail(&d->base, err, "clCreateKernel");
+        release_variant(v);
         return GS_TRY_ERROR;
     }
-    err = clGetKernelWorkGroupInfo(d->kernel, d->id, CL_KERNEL_WORK_GROUP_SIZE,
-                                   sizeof d->kernel_wg_size, &d->kernel_wg_size, NULL);
+    err = clGetKernelWorkGroupInfo(v->kernel, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof v->wg_size,
+                                   &v->wg_size, NULL);
     if (err != CL_SUCCESS) {
-        *status = gs_cl_fail(&d->base, err, "clGetKernelWorkGroupInfo");
-        release_program(d);
+        v->status = gs_cl_fail(&d->base, err, "clGetKernelWorkGroupInfo");
+        release_variant(v);
         return GS_TRY_ERROR;
     }
-    *status = GS_OK;
+    v->status = GS_OK;
     return GS_TRY_BUILT;
 }
 
 gs_status gs_cl_build(gs_cl_device *d)
 {
+    gs_cl_variant *base = &d->variants[GS_ALGO_RELAUNCH];
     gs_status status = GS_ERR_BUILD;
     int forced = forced_ordering();
     int done = 0;
-    cl_int build_err = CL_BUILD_PROGRAM_FAILURE;
+    cl_int build_err = CL_BUILD_PROGRAM_FAILURE, err = CL_SUCCESS;
 
     for (int ordering = 2; ordering >= 0 && !done; --ordering) {
         const char *stds[2] = {NULL, NULL};
@@ -157,13 +168,15 @@ gs_status gs_cl_build(gs_cl_device *d)
             char options[sizeof d->build_options];
             snprintf(options, sizeof options, "%s%s-DGS_CL_ORDERING=%d%s", stds[i],
                      stds[i][0] ? " " : "", ordering, gs_cl_weaken_options);
-            switch (try_build(d, options, &status, &build_err)) {
+            switch (try_build(d, GS_ALGO_RELAUNCH, options, base, &build_err)) {
             case GS_TRY_BUILT:
                 snprintf(d->build_options, sizeof d->build_options, "%s", options);
                 d->base.info.ordering = (unsigned)ordering;
+                status = GS_OK;
                 done = 1;
                 break;
             case GS_TRY_ERROR:
+                status = base->status;
                 done = 1;
                 break;
             default:
@@ -171,22 +184,55 @@ gs_status gs_cl_build(gs_cl_device *d)
             }
         }
     }
-    /* only a build that failed in every mode is an error of the device */
-    if (status == GS_ERR_BUILD)
+    if (status == GS_OK) {
+        d->kernel_wg_size = base->wg_size;
+        d->calib_kernel = clCreateKernel(base->program, "gs_calibrate_kernel", &err);
+        if (d->calib_kernel == NULL || err != CL_SUCCESS) {
+            d->calib_kernel = NULL;
+            status = gs_cl_fail(&d->base, err, "clCreateKernel");
+            release_variant(base);
+        }
+    } else if (status == GS_ERR_BUILD) {
+        /* only a build that failed in every mode is an error of the device */
         (void)gs_native_fail(&d->base, build_err, "clBuildProgram (see gs_opencl_build_log)");
+    }
     if (d->build_log.text == NULL) {
         d->build_log.text = calloc(1, 1);
         d->build_log.cap = d->build_log.text ? 1 : 0;
         if (d->build_log.text == NULL && status == GS_OK)
             status = GS_ERR_OUT_OF_MEMORY;
     }
+    base->status = status;
     d->build_status = status;
     return status;
 }
 
+gs_status gs_cl_kernel_for(gs_cl_device *d, gs_algo algo, cl_kernel *kernel, size_t *wg_size)
+{
+    gs_cl_variant *v;
+    cl_int build_err = CL_SUCCESS;
+    if (d->build_status != GS_OK)
+        return d->build_status;
+    if ((unsigned)algo >= GS_ALGO_COUNT_)
+        return GS_ERR_UNKNOWN_ALGO;
+    v = &d->variants[algo];
+    if (!v->tried &&
+        try_build(d, (unsigned)algo, d->build_options, v, &build_err) == GS_TRY_REJECTED)
+        (void)gs_native_fail(&d->base, build_err, "clBuildProgram (see gs_opencl_build_log)");
+    if (v->status != GS_OK)
+        return v->status;
+    *kernel = v->kernel;
+    *wg_size = v->wg_size;
+    return GS_OK;
+}
+
 void gs_cl_release_builds(gs_cl_device *d)
 {
-    release_program(d);
+    if (d->calib_kernel)
+        clReleaseKernel(d->calib_kernel);
+    d->calib_kernel = NULL;
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a)
+        release_variant(&d->variants[a]);
     free(d->build_log.text);
     d->build_log.text = NULL;
     d->build_log.len = d->build_log.cap = 0;

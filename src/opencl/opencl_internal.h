@@ -26,6 +26,17 @@ typedef struct gs_cl_log {
     size_t len, cap;
 } gs_cl_log;
 
+/* gridsync's program built for one protocol (-DGS_ONLY_ALGO). */
+typedef struct gs_cl_variant {
+    int tried;          /* a build was attempted; status says how it went */
+    gs_status status;
+    cl_program program;
+    cl_kernel kernel;   /* gs_work_kernel */
+    size_t wg_size;     /* its CL_KERNEL_WORK_GROUP_SIZE */
+    size_t warm[8];     /* work-group sizes it has been launched with (device_opencl.c) */
+    unsigned nwarm;
+} gs_cl_variant;
+
 typedef struct gs_cl_device {
     struct gs_device base; /* first: the common code sees only this */
     cl_platform_id platform;
@@ -35,13 +46,12 @@ typedef struct gs_cl_device {
     unsigned platform_major, platform_minor; /* platform's OpenCL version */
     unsigned c_max_major, c_max_minor;       /* highest OpenCL C version the device takes */
     int c_has_30, c_has_20;                  /* the device takes -cl-std=CL3.0 / CL2.0 */
-    /* gridsync's program (built at open) */
-    gs_status build_status;   /* GS_OK, or GS_ERR_BUILD / GS_ERR_* of the build */
-    cl_program program;
-    cl_kernel kernel;         /* gs_work_kernel */
-    cl_kernel calib_kernel;   /* gs_calibrate_kernel */
-    size_t kernel_wg_size;    /* CL_KERNEL_WORK_GROUP_SIZE of gs_work_kernel */
-    char build_options[256];  /* the options that worked */
+    /* gridsync's program, one build per protocol (build.c) */
+    gs_status build_status;   /* GS_OK, or why the open-time (relaunch) build failed */
+    gs_cl_variant variants[GS_ALGO_COUNT_];
+    cl_kernel calib_kernel;   /* gs_calibrate_kernel, in the relaunch build */
+    size_t kernel_wg_size;    /* CL_KERNEL_WORK_GROUP_SIZE of the relaunch build's kernel */
+    char build_options[256];  /* the options that worked, without -DGS_ONLY_ALGO */
     gs_cl_log build_log;      /* text never NULL after open */
     /* calibration of the device-side deadline */
     uint64_t polls_per_ms;    /* 0 until calibrated */
@@ -75,11 +85,13 @@ int gs_cl_count(void);
 gs_status gs_cl_open(int index, gs_device **out);
 void gs_cl_close(gs_device *dev);
 
-/* build.c: builds gs_cl_program_source (and the calibration kernel) with the first
- * ordering that works; sets build_status, build_options, build_log, info.ordering,
- * program, kernel, calib_kernel and kernel_wg_size. */
+/* build.c: builds the relaunch variant of gs_cl_program_source (and the calibration
+ * kernel) with the first ordering that works; sets build_status, build_options,
+ * build_log, info.ordering, calib_kernel and kernel_wg_size. */
 gs_status gs_cl_build(gs_cl_device *d);
-/* Releases the program, its kernels and the log. */
+/* The built-in kernel for `algo`, built at the first call. */
+gs_status gs_cl_kernel_for(gs_cl_device *d, gs_algo algo, cl_kernel *kernel, size_t *wg_size);
+/* Releases every build and the log. */
 void gs_cl_release_builds(gs_cl_device *d);
 
 /* calibrate.c */

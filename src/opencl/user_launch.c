@@ -28,6 +28,24 @@ gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size)
     return GS_OK;
 }
 
+gs_status gs_opencl_barrier_build_options(const gs_barrier *b, char *buf, size_t size)
+{
+    char only[32];
+    size_t n, m;
+    gs_status s;
+    if (b == NULL || buf == NULL || !gs_cl_is_ours(b->dev))
+        return GS_ERR_INVALID_ARGUMENT;
+    if ((s = gs_opencl_build_options(b->dev, buf, size)) != GS_OK)
+        return s;
+    snprintf(only, sizeof only, " -DGS_ONLY_ALGO=%u", (unsigned)b->algo);
+    n = strlen(buf);
+    m = strlen(only);
+    if (n + m + 1 > size)
+        return GS_ERR_SMALL_BUFFER;
+    memcpy(buf + n, only, m + 1);
+    return GS_OK;
+}
+
 gs_status gs_opencl_build_log(const gs_device *dev, const char **log)
 {
     if (!gs_cl_is_ours(dev) || log == NULL)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# plot.sh DIR: draws DIR/groups.png, DIR/groups64.png and DIR/iters.png from the bench
+# CSVs in DIR with gnuplot (Debian: gnuplot-nox). One line per protocol that passed.
+set -euo pipefail
+dir=$1
+# csv png xfield yfield xlabel ylabel extra — fields counted after the quoted ones are dropped
+plot() {
+  local csv=$1 png=$2 x=$3 y=$4 xl=$5 yl=$6 extra=$7
+  [ -f "$csv" ] || return 0
+  local data device
+  data=$(tail -n +2 "$csv" | sed 's/"[^"]*"//g' | awk -F, -v x="$x" -v y="$y" '$NF == "pass" { print $5, $x, $y }')
+  device=$(sed -n 2p "$csv" | cut -d'"' -f2)
+  {
+    echo "set terminal pngcairo size 1000,640; set output '$png'; set key outside"
+    echo "set title '$device'; set xlabel '$xl'; set ylabel '$yl'; set logscale y; $extra"
+    local algos first=1
+    algos=$(echo "$data" | awk '!s[$1]++ { print $1 }')
+    printf 'plot '
+    for a in $algos; do
+      [ $first = 1 ] || printf ', '
+      first=0
+      printf "'-' using 1:2 with linespoints title '%s'" "$a"
+    done
+    echo
+    for a in $algos; do
+      echo "$data" | awk -v a="$a" '$1 == a { print $2, $3 }'
+      echo e
+    done
+  } | gnuplot
+}
+plot "$dir/groups.csv" "$dir/groups.png" 6 9 "blocks (256 threads)" "ns per barrier" "set logscale x 2"
+plot "$dir/groups64.csv" "$dir/groups64.png" 6 9 "blocks (64 threads)" "ns per barrier" "set logscale x 2"
+plot "$dir/iters.csv" "$dir/iters.png" 8 10 "barriers" "total ms" "set logscale x"
