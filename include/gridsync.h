@@ -89,6 +89,12 @@ gs_status gs_device_get_info(const gs_device *dev, gs_device_info *out);
  * bound; cpu: a thread budget). */
 gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
 
+/* Measures, by running them, how many groups of `group_size` run at once: the
+ * occupancy discovery protocol of Sorensen et al. (OOPSLA 2016), for OpenCL, where the
+ * device reports only compute units. GS_ERR_UNSUPPORTED on back ends that know their
+ * bound exactly (CUDA: the occupancy API; cpu). */
+gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out);
+
 /* The last native error code (cudaError_t, cl_int, errno) and a text, for
  * GS_ERR_NATIVE and GS_ERR_BUILD. */
 gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);

@@ -218,6 +218,32 @@ if [ -n "$CLI" ]; then
     stage tune 150 tune
 fi
 
+# ---- 6b. what the bound costs, and the sanitizers ------------------------------------------
+# The same protocols built without the deadline and abort checks in gs_wait.
+bound_cost() {
+    local nb="$WORK/build-nodeadline"
+    cmake -S "$ROOT" -B "$nb" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRIDSYNC_OPENCL=OFF -DBUILD_TESTING=OFF \
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-DGS_NO_DEADLINE=1 >/dev/null &&
+        cmake --build "$nb" >/dev/null || return 1
+    for v in bounded unbounded; do
+        local cli="$CLI"
+        [ $v = unbounded ] && cli="$nb/tools/gridsync/gridsync"
+        "$cli" bench groups --backend cuda --algo central,flip,tree,cluster --groups 132,1056 --repeats 5 \
+            --csv "$RES/bound_$v.csv" | awk -v v=$v 'NR>2 { print v, $2, $3, $6 }'
+    done
+}
+export -f bound_cost
+[ -n "$CLI" ] && stage bound_cost 150 bound_cost
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -n "$SANITIZER" ] && [ -x "${CUDA_BARRIER:-}" ]; then
+    export SANITIZER CUDA_BARRIER
+    memcheck() { GS_TEST_QUICK=1 "$SANITIZER" --tool memcheck --error-exitcode 9 "$CUDA_BARRIER"; }
+    synccheck() { GS_TEST_QUICK=1 "$SANITIZER" --tool synccheck --error-exitcode 9 "$CUDA_BARRIER"; }
+    export -f memcheck synccheck
+    stage memcheck 150 memcheck
+    stage synccheck 150 synccheck
+fi
+
 # ---- 7. OpenCL on NVIDIA's driver ----------------------------------------------------------
 if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
     stage cli_info_opencl 60 "$CLI" info --backend opencl

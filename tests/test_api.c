@@ -136,6 +136,27 @@ static void state_bytes_grow_with_groups(void **state)
     assert_true(small >= 10 * 128 && large > small);
 }
 
+/* OpenCL: occupancy discovery finds the groups that run at once (PoCL: its workers,
+ * which it also reports as compute units); elsewhere the bound is exact already. */
+static void discovery(void **state)
+{
+    gs_device_info info;
+    unsigned found = 0;
+    gs_device_get_info(dev, &info);
+    assert_int_equal(gs_device_discover_groups(dev, 0, &found), GS_ERR_INVALID_ARGUMENT);
+    gs_status s = gs_device_discover_groups(dev, 16, &found);
+    if (info.backend != GS_BACKEND_OPENCL) {
+        assert_int_equal(s, GS_ERR_UNSUPPORTED);
+        return;
+    }
+    assert_int_equal(s, GS_OK);
+    print_message("discovered %u co-resident work-groups (%u compute units)\n", found, info.compute_units);
+    if (!info.is_gpu)
+        assert_int_equal(found, info.compute_units);
+    else
+        assert_true(found >= 1);
+}
+
 static int setup(void **state)
 {
     dev = test_open_or_skip();
@@ -154,6 +175,7 @@ int main(void)
         cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
+        cmocka_unit_test(discovery),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

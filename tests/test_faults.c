@@ -138,7 +138,12 @@ static void oversubscribed_raw_launch(void **state)
     cl_device_id id;
     char options[256];
     assert_int_equal(gs_opencl_handles(dev, &ctx, &q, &id), GS_OK);
-    assert_int_equal(gs_opencl_build_options(dev, options, sizeof options), GS_OK);
+    unsigned n = bound + 1;
+    gs_barrier *b;
+    cl_mem st;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
+    /* The program holds the barrier's protocol alone (-DGS_ONLY_ALGO), as PoCL needs. */
+    assert_int_equal(gs_opencl_barrier_build_options(b, options, sizeof options), GS_OK);
     const char *parts[] = {gs_opencl_device_source(), user_kernel};
     cl_int err;
     cl_program prog = clCreateProgramWithSource(ctx, 2, parts, NULL, &err);
@@ -147,10 +152,7 @@ static void oversubscribed_raw_launch(void **state)
     cl_kernel k = clCreateKernel(prog, "user", &err);
     assert_int_equal(err, CL_SUCCESS);
 
-    unsigned n = bound + 1;
-    gs_barrier *b;
-    cl_mem st;
-    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
+
     assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
     assert_int_equal(gs_barrier_native(b, (void **)&st), GS_OK);
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)n * block * 4, NULL, &err);

@@ -49,33 +49,79 @@
 #define GS_WITH(id) 1
 #endif
 
-GS_DEVICE gs_token gs_arrive(gs_grid *g)
+/* Every shared protocol once: its id, arrival and wait. A protocol left out by
+ * GS_ONLY_ALGO leaves no code (and no barrier) in any dispatch below. */
+#if GS_WITH(GS_ALGO_ID_CENTRAL)
+#define GS_P_CENTRAL(X) X(GS_ALGO_ID_CENTRAL, gs_central_arrive, gs_central_wait)
+#else
+#define GS_P_CENTRAL(X)
+#endif
+#if GS_WITH(GS_ALGO_ID_LOCKFREE)
+#define GS_P_LOCKFREE(X) X(GS_ALGO_ID_LOCKFREE, gs_lockfree_arrive, gs_lockfree_wait)
+#else
+#define GS_P_LOCKFREE(X)
+#endif
+#if GS_WITH(GS_ALGO_ID_NAIVE)
+#define GS_P_NAIVE(X) X(GS_ALGO_ID_NAIVE, gs_naive_arrive, gs_naive_wait)
+#else
+#define GS_P_NAIVE(X)
+#endif
+#if GS_WITH(GS_ALGO_ID_FLIP)
+#define GS_P_FLIP(X) X(GS_ALGO_ID_FLIP, gs_flip_arrive_episode, gs_flip_wait)
+#else
+#define GS_P_FLIP(X)
+#endif
+#if GS_WITH(GS_ALGO_ID_TREE)
+#define GS_P_TREE(X) X(GS_ALGO_ID_TREE, gs_tree_arrive, gs_tree_wait)
+#else
+#define GS_P_TREE(X)
+#endif
+#if GS_WITH(GS_ALGO_ID_SHARDED)
+#define GS_P_SHARDED(X) X(GS_ALGO_ID_SHARDED, gs_sharded_arrive, gs_sharded_wait)
+#else
+#define GS_P_SHARDED(X)
+#endif
+#define GS_PROTOCOLS(X)                                                                       \
+    GS_P_CENTRAL(X) GS_P_LOCKFREE(X) GS_P_NAIVE(X) GS_P_FLIP(X) GS_P_TREE(X) GS_P_SHARDED(X)
+
+#define GS_ARRIVE_CASE(id, arrive, wait)                                                      \
+    case id: arrive(g, &t); break;
+#define GS_WAIT_CASE(id, arrive, wait)                                                        \
+    case id: why = wait(g, &t); break;
+/* gs_sync keeps each protocol's arrival and wait together in one case: PoCL 3.1
+ * miscompiles the composed form (two switches with a protocol's barriers on either side
+ * of its work-item-0 block), running the representative's arrival on every work-item. */
+#define GS_SYNC_CASE(id, arrive, wait)                                                        \
+    case id: arrive(g, &t); why = wait(g, &t); break;
+
+/* What every dispatch starts from: the token of an arrival that has not happened. */
+GS_DEVICE gs_token gs_token_initial(const gs_grid *g)
 {
     gs_token t;
     t.target = 0u;
     t.done = 0u;
     t.why = g->bad; /* the same on every work-item: no verdict needed */
+    return t;
+}
+
+/* After a dispatch: a state this kernel cannot use is reported to the host. */
+GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
+{
+    if (arrival_why != GS_ABORT_NONE && g->lid == 0u)
+        gs_raise_abort(g, arrival_why);
+    ++g->episode;
+    return why;
+}
+
+/* Split phase. (Known limitation: PoCL 3.1 miscompiles some protocols in this form;
+ * on PoCL use gs_sync.) */
+GS_DEVICE gs_token gs_arrive(gs_grid *g)
+{
+    gs_token t = gs_token_initial(g);
     if (t.why != GS_ABORT_NONE)
         return t;
     switch (g->algo) {
-#if GS_WITH(GS_ALGO_ID_CENTRAL)
-    case GS_ALGO_ID_CENTRAL: gs_central_arrive(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_LOCKFREE)
-    case GS_ALGO_ID_LOCKFREE: gs_lockfree_arrive(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_NAIVE)
-    case GS_ALGO_ID_NAIVE: gs_naive_arrive(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_FLIP)
-    case GS_ALGO_ID_FLIP: gs_flip_arrive_episode(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_TREE)
-    case GS_ALGO_ID_TREE: gs_tree_arrive(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_SHARDED)
-    case GS_ALGO_ID_SHARDED: gs_sharded_arrive(g, &t); break;
-#endif
+    GS_PROTOCOLS(GS_ARRIVE_CASE)
     default:
         t.why = GS_ABORT_BAD_STATE;
         GS_BACKEND_ARRIVE(g, g->algo, t);
@@ -89,39 +135,39 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (g->algo) {
-#if GS_WITH(GS_ALGO_ID_CENTRAL)
-        case GS_ALGO_ID_CENTRAL: why = gs_central_wait(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_LOCKFREE)
-        case GS_ALGO_ID_LOCKFREE: why = gs_lockfree_wait(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_NAIVE)
-        case GS_ALGO_ID_NAIVE: why = gs_naive_wait(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_FLIP)
-        case GS_ALGO_ID_FLIP: why = gs_flip_wait(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_TREE)
-        case GS_ALGO_ID_TREE: why = gs_tree_wait(g, &t); break;
-#endif
-#if GS_WITH(GS_ALGO_ID_SHARDED)
-        case GS_ALGO_ID_SHARDED: why = gs_sharded_wait(g, &t); break;
-#endif
+        GS_PROTOCOLS(GS_WAIT_CASE)
         default:
             why = GS_ABORT_BAD_STATE;
             GS_BACKEND_WAIT(g, g->algo, t, why);
             break;
         }
-    } else if (g->lid == 0u) {
-        gs_raise_abort(g, why); /* a state this kernel cannot use: the host says which */
     }
-    ++g->episode;
-    return why;
+    return gs_episode_end(g, t.why, why);
 }
 
 GS_DEVICE gs_u32 gs_sync(gs_grid *g)
 {
-    return gs_wait_token(g, gs_arrive(g));
+    gs_token t = gs_token_initial(g);
+    gs_u32 why = t.why;
+    if (why == GS_ABORT_NONE) {
+        switch (g->algo) {
+        GS_PROTOCOLS(GS_SYNC_CASE)
+        default:
+            t.why = GS_ABORT_BAD_STATE;
+            GS_BACKEND_ARRIVE(g, g->algo, t);
+            why = t.why;
+            if (why == GS_ABORT_NONE) {
+                why = GS_ABORT_BAD_STATE;
+                GS_BACKEND_WAIT(g, g->algo, t, why);
+            }
+            break;
+        }
+    }
+    return gs_episode_end(g, t.why, why);
 }
+
+#undef GS_ARRIVE_CASE
+#undef GS_WAIT_CASE
+#undef GS_SYNC_CASE
 
 #endif

@@ -33,18 +33,19 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
                  j += g->spinners)
                 why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_A(j), GS_G_ARRIVED), t->target,
                               GS_UNTIL_REACHED);
-        why = gs_group_verdict(g, why);
-        if (why == GS_ABORT_NONE && 1u + g->lid < g->groups) {
-            gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-            for (gs_u32 j = 1u + g->lid; j < g->groups; j += g->lsize)
-                gs_store_fenced(gs_word_at(g, GS_LINE_GROUP_B(j), GS_G_RELEASE), t->target);
-        }
-        return why;
-    }
-    if (g->lid == 0u)
+    } else if (g->lid == 0u) {
         why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_B(g->group), GS_G_RELEASE), t->target,
                       GS_UNTIL_REACHED);
-    return gs_group_verdict(g, why);
+    }
+    /* One verdict for master and others alike: no barrier is reached on one side of a
+     * branch only (PoCL 3.1 miscompiles that shape). */
+    why = gs_group_verdict(g, why);
+    if (g->group == 0u && why == GS_ABORT_NONE && 1u + g->lid < g->groups) {
+        gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
+        for (gs_u32 j = 1u + g->lid; j < g->groups; j += g->lsize)
+            gs_store_fenced(gs_word_at(g, GS_LINE_GROUP_B(j), GS_G_RELEASE), t->target);
+    }
+    return why;
 }
 
 #endif

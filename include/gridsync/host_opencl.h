@@ -6,7 +6,10 @@
  * (one protocol, -DGS_ONLY_ALGO) or gs_opencl_build_options() (every protocol, chosen
  * at run time) in the context returned by gs_opencl_handles(). On PoCL's CPU device
  * use the former: PoCL 3.1 miscompiles work-group barriers inside the run-time choice
- * of protocol (see gridsync/barrier.h). A kernel takes the barrier state as a
+ * of protocol (see gridsync/barrier.h); there, use gs_sync, not the split-phase
+ * gs_arrive / gs_wait_token, which PoCL 3.1 compiles wrongly (barriers that do not
+ * hold, or its compiler aborting for work-groups of 1-2 work-items). A kernel takes
+ * the barrier state as a
  * `__global gs_word *` argument (pass the cl_mem from gs_barrier_native) and calls
  *     gs_grid g = gs_grid_begin(state);
  *     ... if (gs_sync(&g)) return; ...

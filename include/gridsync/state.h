@@ -55,6 +55,15 @@
 
 #define GS_WORD(line, word) ((line) * GS_LINE_WORDS + (word))
 
+/* Occupancy discovery (gridsync/discover.h): its own small state, header and abort
+ * lines as above, then one line per word. */
+#define GS_DISC_NEXT GS_WORD(2u, 0u)   /* ticket dispenser */
+#define GS_DISC_SERVE GS_WORD(3u, 0u)  /* ticket now served */
+#define GS_DISC_COUNT GS_WORD(4u, 0u)  /* participants so far */
+#define GS_DISC_CLOSED GS_WORD(5u, 0u) /* 1 once the poll is closed */
+#define GS_DISC_LINES 6u
+#define GS_DISC_LATE 0xffffffffu       /* id of a group that arrived after the close */
+
 /* Reasons a wait ends without the barrier completing (also the device-side return
  * value of gs_sync: 0 = the barrier completed). */
 #define GS_ABORT_NONE 0u

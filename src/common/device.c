@@ -90,6 +90,13 @@ gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *ou
     return dev->ops->max_groups(dev, group_size, out);
 }
 
+gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out)
+{
+    if (!dev || !out || group_size == 0 || group_size > dev->info.max_group_size)
+        return GS_ERR_INVALID_ARGUMENT;
+    return dev->ops->discover ? dev->ops->discover(dev, group_size, out) : GS_ERR_UNSUPPORTED;
+}
+
 gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text)
 {
     if (!dev)

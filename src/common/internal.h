@@ -43,6 +43,8 @@ typedef struct gs_backend_ops {
     void *(*mem_native)(gs_mem *m); /* device pointer / cl_mem / host pointer */
     /* Runs the built-in kernel to completion and reports its device time. */
     gs_status (*launch)(gs_device *dev, const gs_launch *l, double *elapsed_ns);
+    /* Optional: measures how many groups run at once (occupancy discovery). */
+    gs_status (*discover)(gs_device *dev, unsigned group_size, unsigned *out);
 } gs_backend_ops;
 
 struct gs_device {

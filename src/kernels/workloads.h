@@ -49,8 +49,7 @@ GS_DEVICE void gs_stencil_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsiz
 {
     gs_u32 i = lg * lsize + lid;
     if ((phase & 1u) == 0u) {
-        gs_u32 i1 = i + 1u < items ? i + 1u : i + 1u - items;
-        gs_u32 i2 = i + 2u < items ? i + 2u : i + 2u - items;
+        gs_u32 i1 = (i + 1u) % items, i2 = (i + 2u) % items;
         tmp[i] = a[i] + a[i1] + a[i2];
     } else {
         a[i] = tmp[i];
@@ -98,7 +97,10 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
         if (errors)
             gs_fetch_add_relaxed(&c[GS_C_ERRORS], errors);
     }
-    if (prm->delay && lid == 0u) {
+    /* Every work-item idles the same spins, so the whole group writes late. (Not the
+     * representative alone behind a group barrier: PoCL 3.1 aborts compiling a barrier
+     * inside this switch for work-groups of 1 or 2 work-items.) */
+    if (prm->delay) {
         gs_u32 spins = gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u);
         gs_u32 sink = 0u;
         for (gs_u32 s = 0u; s < spins; ++s)
@@ -108,7 +110,6 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
     }
     if (prm->stress)
         gs_stress(prm, phase, lg, lid, scratch);
-    gs_group_barrier(); /* the whole group idles with its representative */
     buf[(phase & 1u) * items + lg * lsize + lid] = gs_mp_value(prm->seed, phase, lg, lid);
 }
 

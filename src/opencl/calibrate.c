@@ -14,7 +14,8 @@
 
 /* Appended to the program by build.c; sees everything gs_cl_program_source defines. */
 const char gs_cl_calibrate_source[] =
-    "\n/* src/opencl/calibrate.c: one work-item waits `polls` polls on a word nobody writes */\n"
+    "\n/* src/opencl/calibrate.c: a work-item of every group waits `polls` polls on a word\n"
+    " * nobody writes; the first to give up raises the abort, the others follow */\n"
     "__kernel void gs_calibrate_kernel(__global gs_word *state, ulong polls)\n"
     "{\n"
     "    gs_grid g = {0};\n"
@@ -23,8 +24,7 @@ const char gs_cl_calibrate_source[] =
     "    g.group = 0u; g.groups = 1u; g.lid = 0u; g.lsize = 1u; g.episode = 0u;\n"
     "    g.algo = GS_ALGO_ID_CENTRAL; g.fanout = 1u; g.leaves = 1u; g.spinners = 1u;\n"
     "    g.bad = GS_ABORT_NONE;\n"
-    "    gs_u32 why = gs_wait(&g, gs_word_at(&g, GS_LINE_COUNTER, 0u), 1u, GS_UNTIL_REACHED);\n"
-    "    gs_store_relaxed(gs_word_at(&g, GS_LINE_COUNTER, 1u), why + 1u);\n"
+    "    (void)gs_wait(&g, gs_word_at(&g, GS_LINE_COUNTER, 0u), 1u, GS_UNTIL_REACHED);\n"
     "}\n";
 
 /* Bytes of the calibration state: header, abort and counter lines. */
@@ -36,7 +36,7 @@ const char gs_cl_calibrate_source[] =
 /* No wait is shorter than this many polls, whatever the timeout. */
 #define GS_CL_MIN_POLLS 65536u
 
-/* One timed run of `polls` polls; *why receives what the kernel's wait returned. */
+/* One timed run of `polls` polls; *why receives the abort reason it left behind. */
 static gs_status run_once(gs_cl_device *d, cl_mem buf, cl_ulong polls, double *ns, unsigned *why)
 {
     static const unsigned zeros[GS_CL_CALIB_BYTES / 4];
@@ -44,7 +44,7 @@ static gs_status run_once(gs_cl_device *d, cl_mem buf, cl_ulong polls, double *n
     cl_event ev = NULL;
     size_t one = 1, groups = d->base.info.compute_units ? d->base.info.compute_units : 1;
     gs_status s;
-    unsigned out[2] = {0, 0};
+    unsigned out[1] = {0};
 
     err = clEnqueueWriteBuffer(d->queue, buf, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
     if (err != CL_SUCCESS)
@@ -61,11 +61,14 @@ static gs_status run_once(gs_cl_device *d, cl_mem buf, cl_ulong polls, double *n
     clReleaseEvent(ev);
     if (s != GS_OK)
         return s;
-    err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE, GS_WORD(GS_LINE_COUNTER, 0u) * 4u,
-                              sizeof out, out, 0, NULL, NULL);
+    /* The first work-group whose wait expires raises the abort; the others then leave
+     * with GS_ABORT_PEER at their next look. What counts is that the deadline, not
+     * anything else, ended the launch. */
+    err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE, GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4u,
+                              sizeof out[0], &out[0], 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return gs_cl_fail(&d->base, err, "clEnqueueReadBuffer");
-    *why = out[1] - 1u;
+    *why = out[0];
     return GS_OK;
 }
 

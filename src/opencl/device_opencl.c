@@ -318,6 +318,7 @@ static uint64_t cl_timeout_units(gs_device *dev, unsigned milliseconds)
 
 const gs_backend_ops gs_opencl_ops = {
     .id = GS_BACKEND_OPENCL,
+    .discover = gs_cl_discover,
     .count = gs_cl_count,
     .open = gs_cl_open,
     .close = gs_cl_close,

@@ -94,6 +94,9 @@ gs_status gs_cl_kernel_for(gs_cl_device *d, gs_algo algo, cl_kernel *kernel, siz
 /* Releases every build and the log. */
 void gs_cl_release_builds(gs_cl_device *d);
 
+/* discover.c: occupancy discovery (gridsync/discover.h) */
+gs_status gs_cl_discover(gs_device *dev, unsigned group_size, unsigned *out);
+
 /* calibrate.c */
 uint64_t gs_cl_timeout_units(gs_device *dev, unsigned milliseconds);
 /* Source of the calibration kernel, appended to the program by build.c. */

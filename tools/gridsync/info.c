@@ -24,6 +24,9 @@ static void show(gs_device *dev)
         if (sizes[i] <= d.max_group_size && gs_device_max_groups(dev, sizes[i], &bound) == GS_OK)
             printf(" %u:%u", sizes[i], bound);
     }
+    unsigned found;
+    if (gs_device_discover_groups(dev, 64, &found) == GS_OK)
+        printf("\n  discovered co-resident groups of 64 (occupancy discovery): %u", found);
     printf("\n  protocols:");
     for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a)
         if (gs_algo_supported(dev, (gs_algo)a))
