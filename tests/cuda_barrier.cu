@@ -377,8 +377,53 @@ static void provoke(gs_algo a, gs_workload fault, unsigned groups, unsigned bloc
     gs_barrier_destroy(b);
 }
 
+/* The seeds' deadlock: twice the co-resident bound, launched plainly (no cooperative
+ * attribute, no library guard). The resident blocks wait, time out and leave; the
+ * blocks that start after them find the abort and leave: the kernel ends instead of
+ * hanging the GPU, the abort word says why, and the device computes correctly after. */
+static __global__ void plain_kernel(gs_word *state, unsigned *out)
+{
+    gs_grid g = gs_grid_begin(state);
+    out[g.group * g.lsize + g.lid] = 1u;
+    if (gs_sync(&g))
+        return;
+    out[g.group * g.lsize + g.lid] = 2u;
+}
+
+static void test_plain_oversubscribed()
+{
+    unsigned bound = 0, block = 256;
+    EXPECT_STATUS(gs_cuda_max_groups(g_dev, (const void *)plain_kernel, block, 0, &bound), GS_OK,
+                  "plain kernel bound");
+    unsigned n = 2 * bound;
+    gs_barrier *b = nullptr;
+    void *state = nullptr;
+    unsigned *out = nullptr;
+    EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, n, &b), GS_OK, "create 2x bound");
+    gs_barrier_set_timeout(b, 300);
+    gs_cuda_state(b, &state);
+    cudaMalloc(&out, (size_t)n * block * 4);
+    double t0 = now_ms();
+    plain_kernel<<<n, block>>>((gs_word *)state, out);
+    cudaError_t e = cudaDeviceSynchronize();
+    double took = now_ms() - t0;
+    unsigned reason = 0;
+    cudaMemcpy(&reason, (char *)state + GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4, 4,
+               cudaMemcpyDeviceToHost);
+    CHECK(e == cudaSuccess, "plain 2x launch: %s", cudaGetErrorString(e));
+    CHECK(took < 2 * 300 + 500, "plain 2x launch took %.0f ms", took);
+    CHECK(reason == GS_ABORT_TIMEOUT, "plain 2x launch: abort reason %u", reason);
+    printf("ok   flip           plain launch of %u blocks (bound %u): ended after %.0f ms, abort reason %u\n",
+           n, bound, took, reason);
+    cudaFree(out);
+    gs_barrier_destroy(b);
+    gs_run_config cfg = config(GS_WORKLOAD_MP, bound, block, 200);
+    run_ok(GS_ALGO_FLIP, cfg, "after the plain 2x launch");
+}
+
 static void test_faults()
 {
+    test_plain_oversubscribed();
     unsigned sms = g_info.compute_units;
     for (gs_algo a : bounded_algos) {
         if (!gs_algo_supported(g_dev, a))
