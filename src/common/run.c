@@ -16,8 +16,7 @@
 typedef struct buffers {
     size_t a_words, b_words;
     uint32_t *a, *b;       /* host images: initial values, then results */
-    gs_mem *da, *db, *dc, /* device copies */
-        *unused;
+    gs_mem *da, *db, *dc;  /* device copies */
 } buffers;
 
 static unsigned phases_of(const gs_run_config *cfg)
