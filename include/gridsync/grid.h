@@ -59,6 +59,27 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
     return g;
 }
 
+/* The grid of a kernel that only waits (the OpenCL deadline calibration, occupancy
+ * discovery): no header to read, the wait bound given, one polling work-item per group. */
+GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
+{
+    gs_grid g;
+    g.state = state;
+    g.timeout = timeout;
+    g.group = gs_group_id();
+    g.groups = gs_num_groups();
+    g.lid = 0u;
+    g.lsize = 1u;
+    g.episode = 0u;
+    g.algo = GS_ALGO_ID_CENTRAL;
+    g.fanout = 1u;
+    g.leaves = 1u;
+    g.spinners = 1u;
+    g.backoff = 0u;
+    g.bad = GS_ABORT_NONE;
+    return g;
+}
+
 /* First to give up records who and where; the host reads it after the launch. */
 GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 {

@@ -18,12 +18,7 @@ const char gs_cl_calibrate_source[] =
     " * nobody writes; the first to give up raises the abort, the others follow */\n"
     "__kernel void gs_calibrate_kernel(__global gs_word *state, ulong polls)\n"
     "{\n"
-    "    gs_grid g = {0};\n"
-    "    g.state = state;\n"
-    "    g.timeout = polls;\n"
-    "    g.group = 0u; g.groups = 1u; g.lid = 0u; g.lsize = 1u; g.episode = 0u;\n"
-    "    g.algo = GS_ALGO_ID_CENTRAL; g.fanout = 1u; g.leaves = 1u; g.spinners = 1u;\n"
-    "    g.bad = GS_ABORT_NONE;\n"
+    "    gs_grid g = gs_grid_waiter(state, polls);\n"
     "    (void)gs_wait(&g, gs_word_at(&g, GS_LINE_COUNTER, 0u), 1u, GS_UNTIL_REACHED);\n"
     "}\n";
 

@@ -11,12 +11,7 @@
 static const char discover_kernel[] =
     "\n__kernel void gs_discover_kernel(__global gs_word *state, ulong settle, ulong timeout)\n"
     "{\n"
-    "    gs_grid g = {0};\n"
-    "    g.state = state;\n"
-    "    g.timeout = timeout;\n"
-    "    g.group = gs_group_id(); g.groups = gs_num_groups(); g.lid = 0u; g.lsize = 1u;\n"
-    "    g.algo = GS_ALGO_ID_CENTRAL; g.fanout = 1u; g.leaves = 1u; g.spinners = 1u;\n"
-    "    g.bad = GS_ABORT_NONE;\n"
+    "    gs_grid g = gs_grid_waiter(state, timeout);\n"
     "    if (gs_local_id() == 0u)\n"
     "        (void)gs_discover(&g, settle);\n"
     "}\n";
