@@ -171,6 +171,17 @@ if [ -x "$MICRO" ]; then
     stage micro 90 "$MICRO" "$OUT/micro.csv"
 fi
 
+# Candidate designs beside grid.sync() in one bare harness, and the library's own barriers
+# in a bare user kernel (docs/performance.md reads them side by side).
+VARIANTS="$BUILD/bench/gs_variants"
+LIBSYNC="$BUILD/bench/gs_libsync"
+[ -x "$VARIANTS" ] && stage variants 120 "$VARIANTS" full
+[ -x "$VARIANTS" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" 2>/dev/null || true; }
+libsync() { GS_LIBSYNC_DIRECT=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
+export -f libsync; export LIBSYNC
+[ -x "$LIBSYNC" ] && stage libsync 90 libsync
+[ -x "$LIBSYNC" ] && { cp "$LOGS/libsync.log" "$OUT/libsync.csv" 2>/dev/null || true; }
+
 episode_parts() { "$NVCC" -arch=sm_90 -O3 "$ROOT/bench/micro/episode_parts.cu" -o "$WORK/episode_parts" && "$WORK/episode_parts"; }
 export -f episode_parts
 stage episode_parts 60 episode_parts
@@ -202,16 +213,16 @@ if [ -n "$CLI" ]; then
     stage cli_check 100 "$CLI" check --backend cuda
     # Tuning sweep: poll back-off and tree fan-out, same run, same grids.
     tune() {
-        for bo in 0 32 128 256; do
-            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,central,cluster,cg --groups 132,1056 \
+        for bo in 0 128; do
+            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,cg --groups 132,1056 \
                 --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
         done
-        for fo in 4 8 16 32 66; do
-            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --groups 132,1056 \
+        for fo in 16 33 66 128 264; do
+            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --groups 1056 \
                 --repeats 3 --csv "$RES/tune_fanout_$fo.csv" >/dev/null || return 1
+            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --block 64 --groups 4224 \
+                --repeats 3 --csv "$RES/tune_fanout64_$fo.csv" >/dev/null || return 1
         done
-        GRIDSYNC_TREE_FANOUT=16 "$CLI" bench groups --backend cuda --algo tree,flip,cluster,cg --block 64 --groups 4224 \
-            --repeats 3 --csv "$RES/tune_fanout64.csv" >/dev/null
     }
     export -f tune; export CLI
     export RES

@@ -31,12 +31,17 @@
 /* A back end with protocols of its own (CUDA: cg, cluster) defines
  *   GS_BACKEND_ARRIVE(g, algo, t)   (t: a gs_token lvalue) and
  *   GS_BACKEND_WAIT(g, algo, t, why)
- * to handle them, leaving t.why / why untouched for any other algo. */
+ * to handle them, leaving t.why / why untouched for any other algo, and may define
+ *   GS_BACKEND_SYNC(g, algo)        1 after a whole episode of such a protocol, else 0
+ * where one call is cheaper than the two halves (cg: grid.sync()). */
 #ifndef GS_BACKEND_ARRIVE
 #define GS_BACKEND_ARRIVE(g, algo, t) ((void)0)
 #endif
 #ifndef GS_BACKEND_WAIT
 #define GS_BACKEND_WAIT(g, algo, t, why) ((void)0)
+#endif
+#ifndef GS_BACKEND_SYNC /* a whole episode in one call, where the back end has one: 1 if done */
+#define GS_BACKEND_SYNC(g, algo) 0
 #endif
 
 /* A kernel compiled with GS_ONLY_ALGO=GS_ALGO_ID_x contains that protocol alone (any
@@ -153,6 +158,10 @@ GS_DEVICE gs_u32 gs_sync(gs_grid *g)
         switch (g->algo) {
         GS_PROTOCOLS(GS_SYNC_CASE)
         default:
+            if (GS_BACKEND_SYNC(g, g->algo)) {
+                t.why = why = GS_ABORT_NONE;
+                break;
+            }
             t.why = GS_ABORT_BAD_STATE;
             GS_BACKEND_ARRIVE(g, g->algo, t);
             why = t.why;

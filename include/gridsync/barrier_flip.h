@@ -46,7 +46,7 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
     gs_u32 why = GS_ABORT_NONE;
     if (g->lid == 0u) {
         if (t->done)
-            gs_fence_acq_rel(); /* acquire: the earlier arrivals' writes */
+            gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
         else
             why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_FLIP);
     }

@@ -188,7 +188,7 @@ GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
     gs_u32 *slot = gs_cluster_verdict_slot();
     int rep = gs_cluster_rank() == 0u && g->lid == 0u;
     if (rep && t->done) {
-        gs_fence_acq_rel();
+        gs_fence_acquire(); /* the cluster barrier below passes it on to the members */
     } else if (rep) {
         gs_u32 present = gs_cluster_present(g);
         gs_u32 size = gs_cluster_size();
@@ -228,6 +228,12 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
     cooperative_groups::this_grid().barrier_wait(static_cast<gs_u32>(t->target));
     return GS_ABORT_NONE;
 }
+/* gs_sync with cg is exactly grid.sync(): the reference is measured as users call it,
+ * with no progress note (cg cannot time out, so there is nothing to diagnose). */
+GS_DEVICE void gs_cg_sync(void)
+{
+    cooperative_groups::this_grid().sync();
+}
 
 #endif /* GRIDSYNC_CUDA_PROTOCOLS */
 
@@ -251,6 +257,9 @@ GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
             gs_cg_arrive((g), &(t));                                                        \
         }                                                                                   \
     } while (0)
+
+#define GS_BACKEND_SYNC(g, algo)                                                            \
+    ((GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG) ? (gs_cg_sync(), 1) : 0)
 
 #define GS_BACKEND_WAIT(g, algo, t, why)                                                    \
     do {                                                                                    \

@@ -52,6 +52,7 @@ int gs_cpu_team_barrier_or(int pred);
 #define gs_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
 #define gs_add_release(p, v) ((void)atomic_fetch_add_explicit((p), (v), memory_order_acq_rel))
 #define gs_fence_acq_rel() atomic_thread_fence(memory_order_acq_rel)
+#define gs_fence_acquire() atomic_thread_fence(memory_order_acquire)
 
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {

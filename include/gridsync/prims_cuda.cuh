@@ -83,6 +83,16 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
  * is a release pattern), so several stores share one fence. */
 #define gs_store_fenced(p, v) gs_st_relaxed((p), (v))
 #define gs_fence_acq_rel() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+/* Acquire only, for a group that has read the last release it needs (an RMW's result)
+ * and releases nothing itself. PTX 8.6 (CUDA 12.8) on sm_90 compiles it to the L1
+ * invalidation alone (CCTL.IVALL), where fence.acq_rel also waits for every store in
+ * flight (MEMBAR.ALL.GPU, 136 ns or more: docs/performance.md). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&                                      \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define gs_fence_acquire() asm volatile("fence.acquire.gpu;" ::: "memory")
+#else
+#define gs_fence_acquire() gs_fence_acq_rel()
+#endif
 
 /* Back off a little once a poll has failed a few times: fewer requests queue at the
  * L2 slice that holds the polled line, and the arrival that ends the wait gets there

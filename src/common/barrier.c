@@ -28,13 +28,18 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
     return fallback;
 }
 
-/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short;
- * GRIDSYNC_TREE_FANOUT overrides (a tuning knob for `gridsync bench`). */
+/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short, but on an
+ * H200 a level costs more (a fence and an atomic round trip, ~450 ns) than 128
+ * arrivals at one counter do, so a leaf holds at least 128 groups
+ * (bench/micro/variants.cu, docs/performance.md); GRIDSYNC_TREE_FANOUT overrides. */
+#define GS_TREE_MIN_FANOUT 128u
 static unsigned tree_fanout(unsigned groups)
 {
     unsigned f = 2;
     while (f * f < groups)
         ++f;
+    if (f < GS_TREE_MIN_FANOUT)
+        f = groups < GS_TREE_MIN_FANOUT ? groups : GS_TREE_MIN_FANOUT;
     f = env_uint("GRIDSYNC_TREE_FANOUT", f, 1u << 20);
     return f < 2 ? 2 : f;
 }

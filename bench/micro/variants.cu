@@ -1,0 +1,586 @@
+/* bench/micro/variants.cu - gs_variants: candidate barrier designs side by side with the
+ * vendor's grid.sync(), in one bare harness, before any of them goes into the library.
+ *
+ * Every kernel is the same loop: (optionally) block b stores episode+1 into its slot of a
+ * double buffer, the barrier, then (optionally) thread 0 reads the slot of another block
+ * with a plain load and counts a mismatch. The timed runs leave the data out (the bare
+ * barrier, as grid.sync() is usually quoted); a separate run with the data checks the
+ * design and is timed too. Every poll is bounded: after ~2^21 polls a waiter raises an
+ * abort flag that every other waiter sees, and the host reports the run as hung.
+ *
+ * Designs (thread 0 of a block is its representative unless said):
+ *   cg         cooperative_groups::this_grid().sync(), grid object made once
+ *   cg_split   this_grid().barrier_arrive() / barrier_wait(), grid object per call
+ *   flip       atom.add.release (result used) on a flip counter; the last arriver does not
+ *              poll; the others poll with ld.acquire  (= gridsync's flip)
+ *   count_*    red.add.release on a monotonic counter; everybody polls until the count
+ *              reaches (e+1)*N; the acquire is:  _facq  ld.relaxed polls + fence.acquire
+ *                                                 _fence ld.relaxed polls + fence.acq_rel
+ *                                                 _ldacq ld.acquire polls
+ *   ccount<C>  Hopper clusters of C blocks: cluster barrier, rank 0 does count_facq over
+ *              clusters, cluster barrier
+ *   mlf        multi-line lock-free: each block st.release's its episode into its own word
+ *              (32 words per 128-byte line); block 0's threads poll all words in parallel,
+ *              fence, and store the episode into one release line per 32 blocks; every
+ *              block polls its release line (32 pollers per line, not N)
+ *   tree2      K shard counters (b % K) with atom.release; the last of a shard fences and
+ *              adds to a root; the last at the root fences and writes K release lines;
+ *              each block polls release line b % K
+ * Output: CSV `design,blocks,threads,cluster,ns_median,ns_min,ns_with_data,errors,status`. */
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace cg = cooperative_groups;
+
+#define CK(x)                                                                               \
+    do {                                                                                    \
+        cudaError_t e_ = (x);                                                               \
+        if (e_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "gs_variants: %s: %s (line %d)\n", #x, cudaGetErrorString(e_),   \
+                    __LINE__);                                                              \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+/* ---- layout of the state (32-bit words, 32 per 128-byte line) ------------------------- */
+#define LINE 32u
+#define W_CTR 0u
+#define W_ROOT (1u * LINE)
+#define W_ABORT (2u * LINE)
+#define W_SHARD(k) ((3u + (k)) * LINE) /* k < 64 */
+#define W_ARR (67u * LINE)             /* N words, packed */
+#define MAXN 8192u
+#define W_REL (W_ARR + MAXN)           /* release lines */
+#define STATE_WORDS (W_REL + (MAXN / LINE + 64u) * LINE)
+
+struct Args {
+    unsigned *st;
+    unsigned *data; /* 2*N */
+    unsigned *err;
+    int iters;
+    unsigned K; /* tree2 shards */
+};
+
+/* ---- PTX ------------------------------------------------------------------------------ */
+__device__ __forceinline__ unsigned ld_relaxed(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0,[%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0,[%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void st_release(unsigned *p, unsigned v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void red_release(unsigned *p, unsigned v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned atom_release(unsigned *p, unsigned v)
+{
+    unsigned o;
+    asm volatile("atom.release.gpu.global.add.u32 %0,[%1],%2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+    return o;
+}
+__device__ __forceinline__ unsigned atom_relaxed(unsigned *p, unsigned v)
+{
+    unsigned o;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0,[%1],%2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+    return o;
+}
+__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+__device__ __forceinline__ void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank()
+{
+    unsigned r;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ unsigned cluster_id()
+{
+    unsigned r;
+    asm("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+    return r;
+}
+__device__ __forceinline__ unsigned cluster_count()
+{
+    unsigned r;
+    asm("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+    return r;
+}
+
+/* Bounded poll: returns the value that satisfied `ok`, or gives up (abort raised). */
+enum { P_RELAXED, P_ACQUIRE };
+template <int KIND, class OK>
+__device__ __forceinline__ bool poll(const Args &a, const unsigned *p, OK ok)
+{
+    for (unsigned n = 0;; ++n) {
+        unsigned v = KIND == P_ACQUIRE ? ld_acquire(p) : ld_relaxed(p);
+        if (ok(v))
+            return true;
+        if ((n & 63u) == 63u) {
+            if (ld_relaxed(a.st + W_ABORT) != 0u)
+                return false;
+            if (n > (1u << 21)) {
+                atomicExch(a.st + W_ABORT, 1u);
+                return false;
+            }
+        }
+    }
+}
+
+/* ---- designs ---------------------------------------------------------------------------- */
+enum Design { D_CG, D_CG_SPLIT, D_FLIP, D_COUNT_FACQ, D_COUNT_FENCE, D_COUNT_LDACQ, D_CCOUNT, D_MLF, D_TREE2,
+              D_FLIP_FACQ, D_FLIP_RELAX, D_FLIP_MULTI2, D_FLIP_MULTI4, D_FLIPR, D_TREE2P };
+
+template <int D> struct Barrier;
+
+template <> struct Barrier<D_CG> {
+    cg::grid_group g = cg::this_grid();
+    __device__ void sync(const Args &, unsigned) { g.sync(); }
+};
+
+template <> struct Barrier<D_CG_SPLIT> {
+    __device__ void sync(const Args &, unsigned)
+    {
+        auto t = cg::this_grid().barrier_arrive();
+        cg::this_grid().barrier_wait(std::move(t));
+    }
+};
+
+template <> struct Barrier<D_FLIP> {
+    __device__ void sync(const Args &a, unsigned)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x;
+            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+            unsigned old = atom_release(a.st + W_CTR, add);
+            if (((old ^ (old + add)) & 0x80000000u) != 0u)
+                fence_acq_rel();
+            else
+                poll<P_ACQUIRE>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
+        }
+        __syncthreads();
+    }
+};
+
+template <int ACQ> struct Count {
+    __device__ static void arrive_wait(const Args &a, unsigned *ctr, unsigned target)
+    {
+        red_release(ctr, 1u);
+        auto ok = [target](unsigned v) { return (int)(v - target) >= 0; };
+        if (ACQ == 2) {
+            poll<P_ACQUIRE>(a, ctr, ok);
+        } else {
+            poll<P_RELAXED>(a, ctr, ok);
+            if (ACQ == 0)
+                fence_acquire();
+            else
+                fence_acq_rel();
+        }
+    }
+};
+
+template <int D> struct CountBarrier {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            Count<D - D_COUNT_FACQ>::arrive_wait(a, a.st + W_CTR, (e + 1u) * gridDim.x);
+        __syncthreads();
+    }
+};
+template <> struct Barrier<D_COUNT_FACQ> : CountBarrier<D_COUNT_FACQ> {};
+template <> struct Barrier<D_COUNT_FENCE> : CountBarrier<D_COUNT_FENCE> {};
+template <> struct Barrier<D_COUNT_LDACQ> : CountBarrier<D_COUNT_LDACQ> {};
+
+template <> struct Barrier<D_CCOUNT> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        cluster_sync();
+        if (threadIdx.x == 0 && cluster_rank() == 0u)
+            Count<0>::arrive_wait(a, a.st + W_CTR, (e + 1u) * cluster_count());
+        cluster_sync();
+    }
+};
+
+template <> struct Barrier<D_MLF> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        unsigned n = gridDim.x, want = e + 1u;
+        __syncthreads();
+        if (threadIdx.x == 0)
+            st_release(a.st + W_ARR + blockIdx.x, want);
+        if (blockIdx.x == 0) {
+            for (unsigned w = threadIdx.x; w < n; w += blockDim.x)
+                poll<P_RELAXED>(a, a.st + W_ARR + w, [want](unsigned v) { return v == want; });
+            fence_acquire();
+            __syncthreads();
+            for (unsigned l = threadIdx.x; l * LINE < n; l += blockDim.x) {
+                fence_acq_rel(); /* the warps fence at once */
+                st_relaxed(a.st + W_REL + l * LINE, want);
+            }
+        } else if (threadIdx.x == 0) {
+            poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x / LINE) * LINE, [want](unsigned v) { return v == want; });
+            fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
+template <> struct Barrier<D_TREE2> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x, K = a.K, b = blockIdx.x, s = b % K, want = e + 1u;
+            unsigned members = n / K + (s < n % K ? 1u : 0u);
+            unsigned old = atom_release(a.st + W_SHARD(s), 1u);
+            if (old + 1u == want * members) {
+                fence_acq_rel();
+                unsigned o2 = atom_relaxed(a.st + W_ROOT, 1u);
+                if (o2 + 1u == want * K) {
+                    fence_acq_rel();
+                    for (unsigned k = 0; k < K; ++k)
+                        st_relaxed(a.st + W_REL + k * LINE, want);
+                }
+            }
+            poll<P_RELAXED>(a, a.st + W_REL + s * LINE, [want](unsigned v) { return (int)(v - want) >= 0; });
+            fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
+
+/* Polls with D loads in flight, spaced SPACE cycles apart at the start: a change is seen
+ * about RT/D after it lands instead of up to RT. */
+template <int D, class OK>
+__device__ __forceinline__ void poll_multi(const Args &a, const unsigned *p, OK ok)
+{
+    const long long SPACE = 400 / D;
+    unsigned v[D];
+#pragma unroll
+    for (int d = 0; d < D; ++d) {
+        v[d] = ld_relaxed(p);
+        long long t0 = clock64();
+        while (clock64() - t0 < SPACE)
+            ;
+    }
+    for (unsigned n = 0;; ++n) {
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+            if (ok(v[d]))
+                return;
+            v[d] = ld_relaxed(p);
+        }
+        if ((n & 15u) == 15u) {
+            if (ld_relaxed(a.st + W_ABORT) != 0u)
+                return;
+            if (n > (1u << 20)) {
+                atomicExch(a.st + W_ABORT, 1u);
+                return;
+            }
+        }
+    }
+}
+
+/* flip variants. MODE 0: last arriver fence.acquire, polls ld.acquire; 1: relaxed polls +
+ * fence.acquire; 2/4: relaxed polls with 2/4 in flight. */
+template <int MODE> struct FlipV {
+    __device__ void sync(const Args &a, unsigned)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x;
+            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+            unsigned old = atom_release(a.st + W_CTR, add);
+            auto ok = [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; };
+            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
+                if constexpr (MODE == 0)
+                    poll<P_ACQUIRE>(a, a.st + W_CTR, ok);
+                else if constexpr (MODE == 1)
+                    poll<P_RELAXED>(a, a.st + W_CTR, ok);
+                else
+                    poll_multi<MODE>(a, a.st + W_CTR, ok);
+            }
+            fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+template <> struct Barrier<D_FLIP_FACQ> : FlipV<0> {};
+template <> struct Barrier<D_FLIP_RELAX> : FlipV<1> {};
+template <> struct Barrier<D_FLIP_MULTI2> : FlipV<2> {};
+template <> struct Barrier<D_FLIP_MULTI4> : FlipV<4> {};
+
+/* flip arrivals, but the release is replicated: the last arriver fences and writes K
+ * release lines; block b polls line b % K. The counter line sees no polls. */
+template <> struct Barrier<D_FLIPR> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x, want = e + 1u, K = a.K;
+            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+            unsigned old = atom_release(a.st + W_CTR, add);
+            if (((old ^ (old + add)) & 0x80000000u) != 0u) {
+                fence_acq_rel();
+                for (unsigned k = 0; k < K; ++k)
+                    st_relaxed(a.st + W_REL + k * LINE, want);
+            } else {
+                poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x % K) * LINE,
+                                [want](unsigned v) { return (int)(v - want) >= 0; });
+                fence_acquire();
+            }
+        }
+        __syncthreads();
+    }
+};
+
+/* two levels, everybody polls the root counter (no release lines). */
+template <> struct Barrier<D_TREE2P> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x, K = a.K, b = blockIdx.x, s = b % K, want = e + 1u;
+            unsigned members = n / K + (s < n % K ? 1u : 0u);
+            unsigned old = atom_release(a.st + W_SHARD(s), 1u);
+            bool done = false;
+            if (old + 1u == want * members) {
+                fence_acq_rel();
+                unsigned o2 = atom_relaxed(a.st + W_ROOT, 1u);
+                done = o2 + 1u == want * K;
+            }
+            if (!done)
+                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
+            fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
+template <int D, int DATA>
+__global__ void __launch_bounds__(1024) k_var(Args a)
+{
+    Barrier<D> bar;
+    unsigned n = gridDim.x, b = blockIdx.x;
+    for (int i = 0; i < a.iters; ++i) {
+        unsigned e = (unsigned)i;
+        if (DATA && threadIdx.x == 0)
+            a.data[(e & 1u) * n + b] = e + 1u;
+        bar.sync(a, e);
+        if (DATA && threadIdx.x == 0) {
+            unsigned x = (b + 1u + e * 13u) % n;
+            if (a.data[(e & 1u) * n + x] != e + 1u)
+                atomicAdd(a.err, 1u);
+        }
+        if ((i & 255) == 255 && ld_relaxed(a.st + W_ABORT) != 0u)
+            return;
+    }
+}
+
+/* ---- host --------------------------------------------------------------------------------- */
+struct Kernels {
+    const void *timed, *data;
+};
+template <int D> static Kernels kernels() { return {(const void *)k_var<D, 0>, (const void *)k_var<D, 1>}; }
+
+static int g_sms;
+
+static bool launch(const void *k, unsigned n, unsigned t, unsigned cs, Args a)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[2];
+    int na = 0;
+    cfg.gridDim = dim3(n);
+    cfg.blockDim = dim3(t);
+    at[na].id = cudaLaunchAttributeCooperative;
+    at[na].val.cooperative = 1;
+    ++na;
+    if (cs > 1) {
+        at[na].id = cudaLaunchAttributeClusterDimension;
+        at[na].val.clusterDim.x = cs;
+        at[na].val.clusterDim.y = 1;
+        at[na].val.clusterDim.z = 1;
+        ++na;
+    }
+    cfg.attrs = at;
+    cfg.numAttrs = na;
+    void *args[] = {&a};
+    cudaError_t e = cudaLaunchKernelExC(&cfg, k, args);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "launch %u x %u cs %u: %s\n", n, t, cs, cudaGetErrorString(e));
+        (void)cudaGetLastError();
+        return false;
+    }
+    return true;
+}
+
+static unsigned bound(const void *k, unsigned t, unsigned cs)
+{
+    if (cs <= 1) {
+        int per = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, t, 0));
+        return (unsigned)per * g_sms;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at;
+    cfg.gridDim = dim3(cs * 64);
+    cfg.blockDim = dim3(t);
+    at.id = cudaLaunchAttributeClusterDimension;
+    at.val.clusterDim.x = cs;
+    at.val.clusterDim.y = 1;
+    at.val.clusterDim.z = 1;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    if (cs > 8)
+        cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    int nc = 0;
+    if (cudaOccupancyMaxActiveClusters(&nc, k, &cfg) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (unsigned)nc * cs;
+}
+
+static unsigned *g_st, *g_data, *g_err;
+
+/* one run: reset, launch, wait; returns ms (events) or <0 on failure/hang */
+static double run_once(const void *k, unsigned n, unsigned t, unsigned cs, int iters, unsigned K,
+                       unsigned *errors)
+{
+    CK(cudaMemset(g_st, 0, STATE_WORDS * sizeof(unsigned)));
+    CK(cudaMemset(g_data, 0, 2 * MAXN * sizeof(unsigned)));
+    CK(cudaMemset(g_err, 0, sizeof(unsigned)));
+    CK(cudaDeviceSynchronize());
+    Args a = {g_st, g_data, g_err, iters, K};
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    bool ok = launch(k, n, t, cs, a);
+    CK(cudaEventRecord(e1));
+    CK(cudaDeviceSynchronize());
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    unsigned ab = 0;
+    CK(cudaMemcpy(&ab, g_st + W_ABORT, sizeof ab, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(errors, g_err, sizeof *errors, cudaMemcpyDeviceToHost));
+    if (!ok)
+        return -1.0;
+    if (ab)
+        return -2.0;
+    return ms;
+}
+
+static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsigned cs, unsigned K = 32)
+{
+    const int iters = 2000, reps = 5;
+    unsigned bd = std::min(bound(ks.timed, t, cs), bound(ks.data, t, cs));
+    if (n > bd || n > MAXN || (cs > 1 && n % cs)) {
+        printf("%s,%u,%u,%u,,,,,skipped(bound %u)\n", name, n, t, cs, bd);
+        fflush(stdout);
+        return;
+    }
+    unsigned errors = 0, e2 = 0;
+    double dms = run_once(ks.data, n, t, cs, iters, K, &errors); /* check (and warm-up) */
+    if (dms < 0) {
+        printf("%s,%u,%u,%u,,,,,%s\n", name, n, t, cs, dms == -1.0 ? "launch-failed" : "hung(aborted)");
+        fflush(stdout);
+        return;
+    }
+    (void)run_once(ks.timed, n, t, cs, 200, K, &e2);
+    std::vector<double> v;
+    for (int r = 0; r < reps; ++r) {
+        double ms = run_once(ks.timed, n, t, cs, iters, K, &e2);
+        if (ms < 0) {
+            printf("%s,%u,%u,%u,,,,,hung(aborted)\n", name, n, t, cs);
+            fflush(stdout);
+            return;
+        }
+        v.push_back(ms * 1e6 / iters);
+    }
+    std::sort(v.begin(), v.end());
+    printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%u,%s\n", name, n, t, cs, v[reps / 2], v[0], dms * 1e6 / iters,
+           errors, errors ? "FAIL" : "pass");
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, 0));
+    g_sms = p.multiProcessorCount;
+    fprintf(stderr, "gs_variants on %s, %d SMs\n", p.name, g_sms);
+    CK(cudaMalloc(&g_st, STATE_WORDS * sizeof(unsigned)));
+    CK(cudaMalloc(&g_data, 2 * MAXN * sizeof(unsigned)));
+    CK(cudaMalloc(&g_err, sizeof(unsigned)));
+    printf("design,blocks,threads,cluster,ns_median,ns_min,ns_with_data,errors,status\n");
+    struct Cfg {
+        unsigned n, t;
+    };
+    std::vector<Cfg> cfgs = {{(unsigned)g_sms, 256}, {2u * g_sms, 256}, {8u * g_sms, 256},
+                             {8u * g_sms, 64}, {16u * g_sms, 64}, {32u * g_sms, 64}};
+    if (argc > 1 && strcmp(argv[1], "quick") == 0)
+        cfgs = {{(unsigned)g_sms, 256}, {8u * g_sms, 256}, {32u * g_sms, 64}};
+    bool all = !(argc > 2 && strcmp(argv[2], "new") == 0);
+    for (Cfg c : cfgs) {
+        measure("cg", kernels<D_CG>(), c.n, c.t, 1);
+        measure("flip", kernels<D_FLIP>(), c.n, c.t, 1);
+        measure("flip_facq", kernels<D_FLIP_FACQ>(), c.n, c.t, 1);
+        measure("flip_relax", kernels<D_FLIP_RELAX>(), c.n, c.t, 1);
+        measure("flip_multi2", kernels<D_FLIP_MULTI2>(), c.n, c.t, 1);
+        measure("flip_multi4", kernels<D_FLIP_MULTI4>(), c.n, c.t, 1);
+        for (unsigned K : {4u, 16u}) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "flipr_k%u", K);
+            measure(nm, kernels<D_FLIPR>(), c.n, c.t, 1, K);
+        }
+        for (unsigned K : {8u, 16u, 33u}) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "tree2p_k%u", K);
+            measure(nm, kernels<D_TREE2P>(), c.n, c.t, 1, K);
+        }
+        if (!all)
+            continue;
+        measure("cg_split", kernels<D_CG_SPLIT>(), c.n, c.t, 1);
+        measure("flip", kernels<D_FLIP>(), c.n, c.t, 1);
+        measure("count_facq", kernels<D_COUNT_FACQ>(), c.n, c.t, 1);
+        measure("count_fence", kernels<D_COUNT_FENCE>(), c.n, c.t, 1);
+        measure("count_ldacq", kernels<D_COUNT_LDACQ>(), c.n, c.t, 1);
+        for (unsigned cs : {2u, 4u, 8u, 16u})
+            measure("ccount", kernels<D_CCOUNT>(), c.n, c.t, cs);
+        measure("mlf", kernels<D_MLF>(), c.n, c.t, 1);
+        for (unsigned K : {8u, 16u, 33u, 64u}) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "tree2_k%u", K);
+            measure(nm, kernels<D_TREE2>(), c.n, c.t, 1, K);
+        }
+    }
+    return 0;
+}
