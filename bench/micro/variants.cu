@@ -30,6 +30,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "gridsync/prims_cuda.cuh"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -67,45 +69,7 @@ struct Args {
     unsigned K; /* tree2 shards */
 };
 
-/* ---- PTX ------------------------------------------------------------------------------ */
-__device__ __forceinline__ unsigned ld_relaxed(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0,[%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
-{
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0,[%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ void st_release(unsigned *p, unsigned v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ void red_release(unsigned *p, unsigned v)
-{
-    asm volatile("red.release.gpu.global.add.u32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned atom_release(unsigned *p, unsigned v)
-{
-    unsigned o;
-    asm volatile("atom.release.gpu.global.add.u32 %0,[%1],%2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
-    return o;
-}
-__device__ __forceinline__ unsigned atom_relaxed(unsigned *p, unsigned v)
-{
-    unsigned o;
-    asm volatile("atom.relaxed.gpu.global.add.u32 %0,[%1],%2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
-    return o;
-}
-__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
-__device__ __forceinline__ void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+/* ---- PTX: the library's own primitives (gridsync/prims_cuda.cuh), plus clusters ------ */
 __device__ __forceinline__ void cluster_sync()
 {
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -135,11 +99,11 @@ template <int KIND, class OK>
 __device__ __forceinline__ bool poll(const Args &a, const unsigned *p, OK ok)
 {
     for (unsigned n = 0;; ++n) {
-        unsigned v = KIND == P_ACQUIRE ? ld_acquire(p) : ld_relaxed(p);
+        unsigned v = KIND == P_ACQUIRE ? gs_ld_acquire(p) : gs_ld_relaxed(p);
         if (ok(v))
             return true;
         if ((n & 63u) == 63u) {
-            if (ld_relaxed(a.st + W_ABORT) != 0u)
+            if (gs_ld_relaxed(a.st + W_ABORT) != 0u)
                 return false;
             if (n > (1u << 21)) {
                 atomicExch(a.st + W_ABORT, 1u);
@@ -152,6 +116,17 @@ __device__ __forceinline__ bool poll(const Args &a, const unsigned *p, OK ok)
 /* ---- designs ---------------------------------------------------------------------------- */
 enum Design { D_CG, D_CG_SPLIT, D_FLIP, D_COUNT_FACQ, D_COUNT_FENCE, D_COUNT_LDACQ, D_CCOUNT, D_MLF, D_TREE2,
               D_FLIP_FACQ, D_FLIP_RELAX, D_FLIP_MULTI2, D_FLIP_MULTI4, D_FLIPR, D_TREE2P };
+
+/* flip's arrival: returns the counter before this block's add; *last says whether the
+ * add completed the episode. */
+__device__ __forceinline__ unsigned flip_arrive(const Args &a, bool *last)
+{
+    unsigned n = gridDim.x;
+    unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+    unsigned old = gs_atom_add_release(a.st + W_CTR, add);
+    *last = ((old ^ (old + add)) & 0x80000000u) != 0u;
+    return old;
+}
 
 template <int D> struct Barrier;
 
@@ -173,11 +148,10 @@ template <> struct Barrier<D_FLIP> {
     {
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x;
-            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-            unsigned old = atom_release(a.st + W_CTR, add);
-            if (((old ^ (old + add)) & 0x80000000u) != 0u)
-                fence_acq_rel();
+            bool last;
+            unsigned old = flip_arrive(a, &last);
+            if (last)
+                gs_fence_acq_rel();
             else
                 poll<P_ACQUIRE>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
         }
@@ -188,16 +162,16 @@ template <> struct Barrier<D_FLIP> {
 template <int ACQ> struct Count {
     __device__ static void arrive_wait(const Args &a, unsigned *ctr, unsigned target)
     {
-        red_release(ctr, 1u);
+        gs_red_add_release(ctr, 1u);
         auto ok = [target](unsigned v) { return (int)(v - target) >= 0; };
         if (ACQ == 2) {
             poll<P_ACQUIRE>(a, ctr, ok);
         } else {
             poll<P_RELAXED>(a, ctr, ok);
             if (ACQ == 0)
-                fence_acquire();
+                gs_fence_acquire();
             else
-                fence_acq_rel();
+                gs_fence_acq_rel();
         }
     }
 };
@@ -231,43 +205,49 @@ template <> struct Barrier<D_MLF> {
         unsigned n = gridDim.x, want = e + 1u;
         __syncthreads();
         if (threadIdx.x == 0)
-            st_release(a.st + W_ARR + blockIdx.x, want);
+            gs_st_release(a.st + W_ARR + blockIdx.x, want);
         if (blockIdx.x == 0) {
             for (unsigned w = threadIdx.x; w < n; w += blockDim.x)
                 poll<P_RELAXED>(a, a.st + W_ARR + w, [want](unsigned v) { return v == want; });
-            fence_acquire();
+            gs_fence_acquire();
             __syncthreads();
             for (unsigned l = threadIdx.x; l * LINE < n; l += blockDim.x) {
-                fence_acq_rel(); /* the warps fence at once */
-                st_relaxed(a.st + W_REL + l * LINE, want);
+                gs_fence_acq_rel(); /* the warps fence at once */
+                gs_st_relaxed(a.st + W_REL + l * LINE, want);
             }
         } else if (threadIdx.x == 0) {
             poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x / LINE) * LINE, [want](unsigned v) { return v == want; });
-            fence_acquire();
+            gs_fence_acquire();
         }
         __syncthreads();
     }
 };
+
+/* Two-level arrival: block b adds to shard b % K; the last of a shard fences and adds
+ * to the root. True for the block whose add completed the root. */
+__device__ __forceinline__ bool two_level_arrive(const Args &a, unsigned want)
+{
+    unsigned n = gridDim.x, K = a.K, s = blockIdx.x % K;
+    unsigned members = n / K + (s < n % K ? 1u : 0u);
+    if (gs_atom_add_release(a.st + W_SHARD(s), 1u) + 1u != want * members)
+        return false;
+    gs_fence_acq_rel(); /* the shard's writes travel on with this block's */
+    return gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
+}
 
 template <> struct Barrier<D_TREE2> {
     __device__ void sync(const Args &a, unsigned e)
     {
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x, K = a.K, b = blockIdx.x, s = b % K, want = e + 1u;
-            unsigned members = n / K + (s < n % K ? 1u : 0u);
-            unsigned old = atom_release(a.st + W_SHARD(s), 1u);
-            if (old + 1u == want * members) {
-                fence_acq_rel();
-                unsigned o2 = atom_relaxed(a.st + W_ROOT, 1u);
-                if (o2 + 1u == want * K) {
-                    fence_acq_rel();
-                    for (unsigned k = 0; k < K; ++k)
-                        st_relaxed(a.st + W_REL + k * LINE, want);
-                }
+            unsigned K = a.K, s = blockIdx.x % K, want = e + 1u;
+            if (two_level_arrive(a, want)) {
+                gs_fence_acq_rel();
+                for (unsigned k = 0; k < K; ++k)
+                    gs_st_relaxed(a.st + W_REL + k * LINE, want);
             }
             poll<P_RELAXED>(a, a.st + W_REL + s * LINE, [want](unsigned v) { return (int)(v - want) >= 0; });
-            fence_acquire();
+            gs_fence_acquire();
         }
         __syncthreads();
     }
@@ -283,7 +263,7 @@ __device__ __forceinline__ void poll_multi(const Args &a, const unsigned *p, OK 
     unsigned v[D];
 #pragma unroll
     for (int d = 0; d < D; ++d) {
-        v[d] = ld_relaxed(p);
+        v[d] = gs_ld_relaxed(p);
         long long t0 = clock64();
         while (clock64() - t0 < SPACE)
             ;
@@ -293,10 +273,10 @@ __device__ __forceinline__ void poll_multi(const Args &a, const unsigned *p, OK 
         for (int d = 0; d < D; ++d) {
             if (ok(v[d]))
                 return;
-            v[d] = ld_relaxed(p);
+            v[d] = gs_ld_relaxed(p);
         }
         if ((n & 15u) == 15u) {
-            if (ld_relaxed(a.st + W_ABORT) != 0u)
+            if (gs_ld_relaxed(a.st + W_ABORT) != 0u)
                 return;
             if (n > (1u << 20)) {
                 atomicExch(a.st + W_ABORT, 1u);
@@ -313,11 +293,10 @@ template <int MODE> struct FlipV {
     {
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x;
-            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-            unsigned old = atom_release(a.st + W_CTR, add);
+            bool last;
+            unsigned old = flip_arrive(a, &last);
             auto ok = [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; };
-            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
+            if (!last) {
                 if constexpr (MODE == 0)
                     poll<P_ACQUIRE>(a, a.st + W_CTR, ok);
                 else if constexpr (MODE == 1)
@@ -325,7 +304,7 @@ template <int MODE> struct FlipV {
                 else
                     poll_multi<MODE>(a, a.st + W_CTR, ok);
             }
-            fence_acquire();
+            gs_fence_acquire();
         }
         __syncthreads();
     }
@@ -342,17 +321,17 @@ template <> struct Barrier<D_FLIPR> {
     {
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x, want = e + 1u, K = a.K;
-            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-            unsigned old = atom_release(a.st + W_CTR, add);
-            if (((old ^ (old + add)) & 0x80000000u) != 0u) {
-                fence_acq_rel();
+            unsigned want = e + 1u, K = a.K;
+            bool last;
+            (void)flip_arrive(a, &last);
+            if (last) {
+                gs_fence_acq_rel();
                 for (unsigned k = 0; k < K; ++k)
-                    st_relaxed(a.st + W_REL + k * LINE, want);
+                    gs_st_relaxed(a.st + W_REL + k * LINE, want);
             } else {
                 poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x % K) * LINE,
                                 [want](unsigned v) { return (int)(v - want) >= 0; });
-                fence_acquire();
+                gs_fence_acquire();
             }
         }
         __syncthreads();
@@ -365,18 +344,10 @@ template <> struct Barrier<D_TREE2P> {
     {
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x, K = a.K, b = blockIdx.x, s = b % K, want = e + 1u;
-            unsigned members = n / K + (s < n % K ? 1u : 0u);
-            unsigned old = atom_release(a.st + W_SHARD(s), 1u);
-            bool done = false;
-            if (old + 1u == want * members) {
-                fence_acq_rel();
-                unsigned o2 = atom_relaxed(a.st + W_ROOT, 1u);
-                done = o2 + 1u == want * K;
-            }
-            if (!done)
+            unsigned K = a.K, want = e + 1u;
+            if (!two_level_arrive(a, want))
                 poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
-            fence_acquire();
+            gs_fence_acquire();
         }
         __syncthreads();
     }
@@ -397,7 +368,7 @@ __global__ void __launch_bounds__(1024) k_var(Args a)
             if (a.data[(e & 1u) * n + x] != e + 1u)
                 atomicAdd(a.err, 1u);
         }
-        if ((i & 255) == 255 && ld_relaxed(a.st + W_ABORT) != 0u)
+        if ((i & 255) == 255 && gs_ld_relaxed(a.st + W_ABORT) != 0u)
             return;
     }
 }
