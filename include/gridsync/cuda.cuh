@@ -35,7 +35,13 @@
  * group must call gs_sync (and gs_arrive / gs_wait_token) the same number of times,
  * like __syncthreads.
  *
- * Include this header instead of gridsync/barrier.h, and before it if both appear. */
+ * Include this header instead of gridsync/barrier.h, and before it if both appear.
+ *
+ * A kernel that will only ever run one protocol can say so before including this header,
+ *     #define GS_ONLY_ALGO GS_ALGO_ID_FLIP      (any GS_ALGO_ID_* of gridsync/state.h)
+ * which removes gs_sync's run-time dispatch (50-450 ns per barrier at 8 blocks of 256 per
+ * SM on an H200, docs/performance.md); such a kernel launched with a barrier of another
+ * protocol ends at once with GS_ERR_BAD_STATE from the launch. */
 
 /* Part 1: the CUDA-only protocols. */
 #ifndef GRIDSYNC_CUDA_PROTOCOLS
