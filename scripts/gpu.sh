@@ -177,7 +177,7 @@ VARIANTS="$BUILD/bench/gs_variants"
 LIBSYNC="$BUILD/bench/gs_libsync"
 [ -x "$VARIANTS" ] && stage variants 120 "$VARIANTS" full
 [ -x "$VARIANTS" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" 2>/dev/null || true; }
-libsync() { GS_LIBSYNC_DIRECT=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
+libsync() { GS_LIBSYNC_ONLY=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
 export -f libsync; export LIBSYNC
 [ -x "$LIBSYNC" ] && stage libsync 90 libsync
 [ -x "$LIBSYNC" ] && { cp "$LOGS/libsync.log" "$OUT/libsync.csv" 2>/dev/null || true; }

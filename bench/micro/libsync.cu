@@ -4,6 +4,8 @@
  * beside `gridsync bench` (whose built-in program adds its phase loop and checks).
  *
  *     gs_libsync [ALGO,...]       default: central,flip,tree,sharded,cluster,cg
+ * With GS_LIBSYNC_ONLY set it also times the loop built for flip or cg alone
+ * (GS_ONLY_ALGO, rows only-flip and only-cg): what gs_sync's dispatch costs.
  * Output: CSV `algo,blocks,threads,ns_median,ns_min,status`; the median of 5 launches
  * of 2000 barriers each, after one warm-up launch. Row raw-cg: grid.sync() in a kernel
  * of its own, no library, in the same process. */
@@ -18,33 +20,15 @@
 
 #include "gridsync.h"
 #include "gridsync/host_cuda.h"
-#include "gridsync/cuda.cuh"
 
-__global__ void __launch_bounds__(1024) k_sync(gs_word *state, int iters)
-{
-    gs_grid g = gs_grid_begin(state);
-    for (int i = 0; i < iters; ++i)
-        if (gs_sync(&g) != GS_ABORT_NONE)
-            return;
-}
+#define LIBSYNC_KERNEL k_sync
+#define LIBSYNC_ACCESSOR libsync_all
+#include "libsync_kernel.cuh"
 
-/* The same protocols called directly, without gs_sync's dispatch: what the dispatch
- * costs (rows direct-cg, direct-flip). */
-__global__ void __launch_bounds__(1024) k_direct(gs_word *state, int iters, int flip)
-{
-    gs_grid g = gs_grid_begin(state);
-    for (int i = 0; i < iters; ++i) {
-        if (flip) {
-            gs_token t = gs_token_initial(&g);
-            gs_flip_arrive_episode(&g, &t);
-            if (gs_flip_wait(&g, &t) != GS_ABORT_NONE)
-                return;
-            ++g.episode;
-        } else {
-            gs_cg_sync();
-        }
-    }
-}
+/* The same loop compiled for one protocol (libsync_only_*.cu): what the dispatch costs
+ * (rows only-cg, only-flip). */
+const void *libsync_only_flip(void);
+const void *libsync_only_cg(void);
 
 /* The vendor's barrier with no library at all, launched here too: the yardstick that
  * tells the library's cost from the machine's state (clocks) in this very process. */
@@ -83,9 +67,9 @@ static void measure_raw(unsigned n, unsigned t)
     cudaEventDestroy(e1);
 }
 
-static void measure(gs_device *dev, gs_algo algo, unsigned n, unsigned t, int direct = 0)
+static void measure(gs_device *dev, gs_algo algo, unsigned n, unsigned t, int only = 0)
 {
-    const char *name = direct ? (algo == GS_ALGO_FLIP ? "direct-flip" : "direct-cg") : gs_algo_name(algo);
+    const char *name = only ? (algo == GS_ALGO_FLIP ? "only-flip" : "only-cg") : gs_algo_name(algo);
     gs_barrier *b = nullptr;
     gs_status s = gs_barrier_create(dev, algo, n, &b);
     if (s != GS_OK) {
@@ -94,9 +78,9 @@ static void measure(gs_device *dev, gs_algo algo, unsigned n, unsigned t, int di
     }
     void *state = nullptr;
     gs_cuda_state(b, &state);
-    int iters = 200, flip = algo == GS_ALGO_FLIP;
-    void *args[] = {&state, &iters, &flip};
-    const void *k = direct ? (const void *)k_direct : (const void *)k_sync;
+    int iters = 200;
+    void *args[] = {&state, &iters};
+    const void *k = !only ? libsync_all() : algo == GS_ALGO_FLIP ? libsync_only_flip() : libsync_only_cg();
     double ns = 0;
     s = gs_cuda_launch_timed(b, k, n, t, 0, args, nullptr, &ns);
     std::vector<double> v;
@@ -129,7 +113,7 @@ int main(int argc, char **argv)
     printf("algo,blocks,threads,ns_median,ns_min,status\n");
     const unsigned cfg[][2] = {{1u * sms, 256}, {2u * sms, 256}, {8u * sms, 256},
                                {8u * sms, 64},  {16u * sms, 64}, {32u * sms, 64}};
-    int diag = getenv("GS_LIBSYNC_DIRECT") != nullptr;
+    int diag = getenv("GS_LIBSYNC_ONLY") != nullptr;
     for (const auto &c : cfg) {
         measure_raw(c[0], c[1]);
         if (diag) {

@@ -26,7 +26,8 @@
  *   tree2      K shard counters (b % K) with atom.release; the last of a shard fences and
  *              adds to a root; the last at the root fences and writes K release lines;
  *              each block polls release line b % K
- * Output: CSV `design,blocks,threads,cluster,ns_median,ns_min,ns_with_data,errors,status`. */
+ * Output: CSV `design,blocks,threads,cluster,ns_median,ns_min,ns_with_data,errors,status`;
+ * exit status 1 if any design failed its check, hung or could not be launched. */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -438,6 +439,7 @@ static unsigned bound(const void *k, unsigned t, unsigned cs)
 }
 
 static unsigned *g_st, *g_data, *g_err;
+static int g_failed; /* a design failed its check or hung: the exit status says so */
 
 /* one run: reset, launch, wait; returns ms (events) or <0 on failure/hang */
 static double run_once(const void *k, unsigned n, unsigned t, unsigned cs, int iters, unsigned K,
@@ -482,6 +484,7 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
     double dms = run_once(ks.data, n, t, cs, iters, K, &errors); /* check (and warm-up) */
     if (dms < 0) {
         printf("%s,%u,%u,%u,,,,,%s\n", name, n, t, cs, dms == -1.0 ? "launch-failed" : "hung(aborted)");
+        g_failed = 1;
         fflush(stdout);
         return;
     }
@@ -491,12 +494,14 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
         double ms = run_once(ks.timed, n, t, cs, iters, K, &e2);
         if (ms < 0) {
             printf("%s,%u,%u,%u,,,,,hung(aborted)\n", name, n, t, cs);
+            g_failed = 1;
             fflush(stdout);
             return;
         }
         v.push_back(ms * 1e6 / iters);
     }
     std::sort(v.begin(), v.end());
+    g_failed |= errors != 0u;
     printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%u,%s\n", name, n, t, cs, v[reps / 2], v[0], dms * 1e6 / iters,
            errors, errors ? "FAIL" : "pass");
     fflush(stdout);
@@ -553,5 +558,5 @@ int main(int argc, char **argv)
             measure(nm, kernels<D_TREE2>(), c.n, c.t, 1, K);
         }
     }
-    return 0;
+    return g_failed;
 }

@@ -39,8 +39,8 @@
  *
  * A kernel that will only ever run one protocol can say so before including this header,
  *     #define GS_ONLY_ALGO GS_ALGO_ID_FLIP      (any GS_ALGO_ID_* of gridsync/state.h)
- * which removes gs_sync's run-time dispatch (50-450 ns per barrier at 8 blocks of 256 per
- * SM on an H200, docs/performance.md); such a kernel launched with a barrier of another
+ * which removes gs_sync's run-time dispatch (30-340 ns per barrier on an H200, most at 8
+ * blocks of 256 per SM: docs/performance.md); such a kernel launched with a barrier of another
  * protocol ends at once with GS_ERR_BAD_STATE from the launch. */
 
 /* Part 1: the CUDA-only protocols. */
