@@ -217,11 +217,15 @@ if [ -n "$CLI" ]; then
             GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,cg --groups 132,1056 \
                 --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
         done
-        for fo in 16 33 66 128 264; do
-            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --groups 1056 \
-                --repeats 3 --csv "$RES/tune_fanout_$fo.csv" >/dev/null || return 1
-            GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda --algo tree --block 64 --groups 4224 \
-                --repeats 3 --csv "$RES/tune_fanout64_$fo.csv" >/dev/null || return 1
+        # The tree's two releases and its leaf width, at 8 blocks of 256 and 32 of 64 per SM.
+        for rel in root lines; do
+            for fo in 66 132 264 528; do
+                GRIDSYNC_TREE_RELEASE=$rel GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda \
+                    --algo tree --groups 1056 --repeats 3 --csv "$RES/tune_tree_${rel}_$fo.csv" >/dev/null || return 1
+                GRIDSYNC_TREE_RELEASE=$rel GRIDSYNC_TREE_FANOUT=$((fo * 2)) "$CLI" bench groups --backend cuda \
+                    --algo tree --block 64 --groups 4224 --repeats 3 \
+                    --csv "$RES/tune_tree64_${rel}_$((fo * 2)).csv" >/dev/null || return 1
+            done
         done
     }
     export -f tune; export CLI

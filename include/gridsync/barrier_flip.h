@@ -4,7 +4,7 @@
  * Group 0 adds FLIP_BIT - (groups-1), every other group adds 1: after all groups of
  * an episode the low bits are back where they started and the top bit has flipped,
  * exactly at the last arrival. The adds are release RMWs, so every one of them is in
- * the release sequence that the pollers' acquire load reads from. The last arriver
+ * the release sequence that the pollers' acquire (gs_wait) reads from. The last arriver
  * sees the flip in the value its own add returns and does not poll; an acquire fence
  * makes it see the others' writes. (An acq_rel add would do the same for everyone and
  * costs 558 ns against 321 ns for a release add on an H200: only the last arriver needs
@@ -14,12 +14,17 @@
 
 #include "gridsync/grid.h"
 
-/* Arrives at a flip counter shared by `members`; `first` is true for exactly one of
- * them. Returns the counter's value before the arrival. */
+/* What one of the `members` of a flip counter adds; `first` is true for exactly one. */
+GS_DEVICE gs_u32 gs_flip_share(gs_u32 members, int first)
+{
+    return first ? GS_FLIP_BIT - (members - 1u) : 1u;
+}
+
+/* Arrives at a flip counter with a release add. Returns the counter's value before. */
 GS_DEVICE gs_u32 gs_flip_arrive(GS_GLOBAL gs_word *counter, gs_u32 members, int first,
                                 gs_u32 *add)
 {
-    *add = first ? GS_FLIP_BIT - (members - 1u) : 1u;
+    *add = gs_flip_share(members, first);
     return gs_fetch_add_release(counter, *add);
 }
 

@@ -15,16 +15,11 @@
 
 #include "gridsync/grid.h"
 
-/* Counter k's line, and how many groups arrive at it. The counters use the lines the
- * tree uses for its leaves (g->leaves = K). */
+/* Counter k's line: the counters use the lines the tree uses for its leaves
+ * (g->leaves = K). */
 GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
 {
     return gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, k), 0u);
-}
-
-GS_DEVICE gs_u32 gs_shard_members(const gs_grid *g, gs_u32 k)
-{
-    return (g->groups - k + g->leaves - 1u) / g->leaves;
 }
 
 GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
@@ -32,7 +27,7 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
     gs_group_barrier(); /* the group's writes happen before its arrival */
     t->target = g->episode + 1u;
     if (g->lid == 0u) {
-        gs_add_release(gs_shard(g, g->group % g->leaves), 1u);
+        gs_add_release(gs_shard(g, g->leaf), 1u);
         gs_note_arrival(g);
     }
 }
@@ -43,7 +38,7 @@ GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
     if (g->lid < g->spinners)
         for (gs_u32 k = g->lid; k < g->leaves && why == GS_ABORT_NONE; k += g->spinners)
             why = gs_wait(g, gs_shard(g, k),
-                          t->target * gs_shard_members(g, k) - (k == 0u ? GS_EARLY : 0u),
+                          t->target * gs_leaf_members(g, k) - (k == 0u ? GS_EARLY : 0u),
                           GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }

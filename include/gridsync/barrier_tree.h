@@ -1,13 +1,18 @@
 /* gridsync/barrier_tree.h - "tree": a two-level counter barrier.
  *
- * Groups are dealt round-robin into `leaves` leaves of about `fanout` groups (group g
- * is in leaf g % leaves: measured a little faster on an H200 than cutting the index
- * range into blocks, bench/micro/variants.cu). Each group arrives at its leaf's flip
- * counter; the last arriver of a leaf acquires its leaf (one fence) and arrives at the
- * root flip counter; the last arriver at the root acquires the root and, with that same
- * fence serving as the release, writes the episode into every leaf's generation word.
- * So no counter sees more than max(fanout, leaves) atomics per episode, and the
- * pollers spread over one line per leaf instead of one line for the whole grid. */
+ * Groups are dealt round-robin into `leaves` leaves (group g is in leaf g % leaves:
+ * measured a little faster on an H200 than cutting the index range into blocks,
+ * bench/micro/variants.cu). Each group arrives at its leaf's flip counter; the last
+ * arriver of a leaf acquires its leaf (one fence, which also makes its add to the root
+ * a release) and arrives at the root flip counter. So no counter sees more than
+ * max(groups per leaf, leaves) atomics per episode. The release comes in one of two
+ * forms (g->release, chosen by the host for the group count):
+ *   GS_TREE_POLL_ROOT      every group polls the root counter's flip bit: no hop after
+ *                          the root, but every group polls one line;
+ *   GS_TREE_RELEASE_LINES  the root's last arriver, with one fence as acquire and
+ *                          release, writes the episode into every leaf's generation
+ *                          word, and each group polls its leaf's: one more hop, but a
+ *                          line has only a leaf's groups polling it. */
 #ifndef GRIDSYNC_BARRIER_TREE_H
 #define GRIDSYNC_BARRIER_TREE_H
 
@@ -18,19 +23,22 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
     gs_group_barrier();
     t->target = g->episode + 1u;
     if (g->lid == 0u) {
-        gs_u32 leaf = g->group % g->leaves;
-        gs_u32 members = g->groups / g->leaves + (leaf < g->groups % g->leaves ? 1u : 0u);
         gs_u32 add;
-        gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, leaf), 0u), members,
-                                    g->group == leaf, &add);
+        gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, g->leaf), 0u),
+                                    g->members, g->group == g->leaf, &add);
         if (gs_flip_completed(old, add)) {
-            gs_fence_acq_rel(); /* the leaf's writes travel on with this group's */
-            old = gs_flip_arrive(gs_word_at(g, GS_LINE_COUNTER, 0u), g->leaves - GS_EARLY,
-                                 leaf == 0u, &add);
+            gs_fence_acq_rel(); /* acquire the leaf; release it with the add below */
+            add = gs_flip_share(g->leaves - GS_EARLY, g->leaf == 0u);
+            old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
             if (gs_flip_completed(old, add)) {
-                gs_fence_acq_rel(); /* acquire the root; release the generation words */
-                for (gs_u32 l = 0u; l < g->leaves; ++l)
-                    gs_store_fenced(gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, l), 0u), t->target);
+                if (g->release == GS_TREE_RELEASE_LINES) {
+                    gs_fence_acq_rel(); /* acquire the root; release the generation words */
+                    for (gs_u32 l = 0u; l < g->leaves; ++l)
+                        gs_store_fenced(gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, l), 0u),
+                                        t->target);
+                } else {
+                    gs_fence_acquire(); /* the root's add released it for the pollers */
+                }
                 t->done = 1u;
             }
         }
@@ -41,9 +49,14 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid == 0u && !t->done)
-        why = gs_wait(g, gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, g->group % g->leaves), 0u),
-                      t->target, GS_UNTIL_REACHED);
+    if (g->lid == 0u && !t->done) {
+        if (g->release == GS_TREE_RELEASE_LINES)
+            why = gs_wait(g, gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, g->leaf), 0u),
+                          t->target, GS_UNTIL_REACHED);
+        else /* the root's flip bit after episode e is e's parity */
+            why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u),
+                          (t->target & 1u) ? GS_FLIP_BIT : 0u, GS_UNTIL_FLIP);
+    }
     return gs_group_verdict(g, why);
 }
 

@@ -31,9 +31,11 @@
  *         gs_grid g = gs_grid_begin(state);
  *         for (...) { work(); if (gs_sync(&g)) return; }
  *     }
- * and launch it with gs_cuda_launch() (gridsync/host_cuda.h). Every work-item of every
- * group must call gs_sync (and gs_arrive / gs_wait_token) the same number of times,
- * like __syncthreads.
+ * and launch it with gs_cuda_launch() (gridsync/host_cuda.h): a 1-D grid of 1-D blocks (a
+ * kernel launched in another shape ends at once with GS_ERR_BAD_STATE from the launch,
+ * abort reason GS_ABORT_REASON_BAD_GRID).
+ * Every work-item of every group must call gs_sync (and gs_arrive / gs_wait_token) the
+ * same number of times, like __syncthreads.
  *
  * Include this header instead of gridsync/barrier.h, and before it if both appear.
  *
@@ -163,7 +165,7 @@ GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
 
 /* The hardware cluster barrier does not wait for a member block that has exited (and
  * the shared memory of such a block must not be written). So the representative
- * checks (1-D grids) which members noted their arrival at this episode: a member that
+ * checks which members noted their arrival at this episode: a member that
  * left early is reported missing (an abort, GS_ERR_TIMEOUT and the host's diagnosis)
  * instead of being skipped, and a verdict is written only into present members.
  * Returns the ranks present, 1 bit per rank. */
@@ -171,8 +173,6 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
 {
     gs_u32 size = gs_cluster_size();
     gs_u32 all = size >= 32u ? ~0u : (1u << size) - 1u;
-    if (gridDim.y != 1u || gridDim.z != 1u)
-        return all;
     gs_u32 present = 1u;
     for (gs_u32 r = 1u; r < size && r < 32u; ++r)
         if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group + r), GS_G_ARRIVED)),

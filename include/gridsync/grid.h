@@ -8,26 +8,44 @@
 #include "gridsync/state.h"
 #include "gridsync/weaken.h"
 
-/* Kept in registers for the whole kernel: made once by gs_grid_begin. */
+/* Kept in registers for the whole kernel: made once by gs_grid_begin. What only a slow
+ * wait needs (the bound, the back-off) stays in the header until then: every register
+ * here is held across every barrier, and at 2048 work-items per SM a kernel has 32. */
 typedef struct gs_grid {
     GS_GLOBAL gs_word *state;
-    gs_u64 timeout;   /* clock units (gs_clock) a wait may last */
+    gs_u64 timeout;   /* clock units (gs_clock) a wait may last; 0: the header's */
     gs_u32 group;     /* this group, 0..groups-1 */
     gs_u32 groups;    /* groups in the launch */
     gs_u32 lid;       /* this work-item in its group */
     gs_u32 lsize;     /* work-items per group */
     gs_u32 episode;   /* barriers this group has completed, since the state was reset */
-    gs_u32 algo;      /* GS_ALGO_ID_* */
-    gs_u32 fanout;    /* tree: groups per leaf */
-    gs_u32 leaves;    /* tree: leaves */
+    gs_u32 algo;      /* GS_ALGO_ID_*, or GS_ALGO_BAD | GS_ABORT_BAD_* when the launch
+                       * does not match the state */
+    gs_u32 leaves;    /* tree: leaves; sharded: counters */
+    gs_u32 leaf;      /* tree, sharded: this group's leaf (counter), group % leaves */
+    gs_u32 members;   /* tree, sharded: groups on this group's leaf */
+    gs_u32 release;   /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
-    gs_u32 backoff;   /* ns between polls once a wait is long (where the device can sleep) */
-    gs_u32 bad;       /* GS_ABORT_BAD_* when the launch does not match the state */
 } gs_grid;
 
 GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
 {
     return g->state + GS_WORD(line, word);
+}
+
+/* A launch that does not match its state keeps the reason in g.algo, under this bit:
+ * no register of its own. */
+#define GS_ALGO_BAD 0x80000000u
+GS_DEVICE gs_u32 gs_launch_bad(const gs_grid *g)
+{
+    return (g->algo & GS_ALGO_BAD) ? (g->algo & ~GS_ALGO_BAD) : GS_ABORT_NONE;
+}
+
+/* How many of the groups fall on leaf (or shard) k of `leaves`, groups being dealt
+ * round-robin: group j is on leaf j % leaves. */
+GS_DEVICE gs_u32 gs_leaf_members(const gs_grid *g, gs_u32 k)
+{
+    return (g->groups - k + g->leaves - 1u) / g->leaves;
 }
 
 /* Every work-item of every group calls this once, before its first barrier. */
@@ -40,27 +58,30 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
     g.lid = gs_local_id();
     g.lsize = gs_local_size();
     g.algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
-    g.timeout = (gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_LO]) |
-                ((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_HI]) << 32);
-    g.fanout = gs_load_relaxed(&state[GS_HDR_FANOUT]);
+    g.timeout = 0u;
     g.leaves = gs_load_relaxed(&state[GS_HDR_LEAVES]);
+    g.release = gs_load_relaxed(&state[GS_HDR_TREE_RELEASE]);
+    /* Once here, not per episode: a division on an arrival's path cost the tree
+     * 150-350 ns per barrier on an H200 (docs/performance.md). */
+    g.leaf = g.leaves ? g.group % g.leaves : 0u;
+    g.members = g.leaves ? gs_leaf_members(&g, g.leaf) : 0u;
     g.spinners = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
-    g.backoff = gs_load_relaxed(&state[GS_HDR_BACKOFF]);
-    g.bad = GS_ABORT_NONE;
     if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC)
-        g.bad = GS_ABORT_BAD_STATE;
-    else if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != g.groups)
-        g.bad = GS_ABORT_BAD_GRID;
+        g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE;
+    else if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != g.groups || !gs_launch_shape_ok())
+        g.algo = GS_ALGO_BAD | GS_ABORT_BAD_GRID;
     /* Every group ended the previous launch at the same episode, and only this group
      * writes its own count: the state needs no reset between launches. */
-    g.episode = g.bad ? 0u : gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(g.group), GS_G_ARRIVED));
+    g.episode = gs_launch_bad(&g) ? 0u
+                                  : gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(g.group), GS_G_ARRIVED));
     if (g.spinners == 0u || g.spinners > g.lsize)
         g.spinners = g.lsize;
     return g;
 }
 
 /* The grid of a kernel that only waits (the OpenCL deadline calibration, occupancy
- * discovery): no header to read, the wait bound given, one polling work-item per group. */
+ * discovery): no header to read, the wait bound given (not 0), one polling work-item
+ * per group, no back-off. */
 GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 {
     gs_grid g;
@@ -72,11 +93,11 @@ GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
     g.lsize = 1u;
     g.episode = 0u;
     g.algo = GS_ALGO_ID_CENTRAL;
-    g.fanout = 1u;
     g.leaves = 1u;
+    g.leaf = 0u;
+    g.members = g.groups;
+    g.release = GS_TREE_POLL_ROOT;
     g.spinners = 1u;
-    g.backoff = 0u;
-    g.bad = GS_ABORT_NONE;
     return g;
 }
 
@@ -99,16 +120,20 @@ GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
                                   : (gs_u32)(v - target) < GS_FLIP_BIT;
 }
 
-/* The only spin in gridsync. Polls with acquire loads; every 16th failed poll looks
- * at the abort word and the clock, so the fast path costs nothing extra. Returns 0
- * when the condition holds, else why the caller must leave. */
+/* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
+ * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
+ * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
+ * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
+ * word and the clock, so the fast path costs nothing extra. Returns 0 when the
+ * condition holds, else why the caller must leave. */
 GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
 {
     gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
     gs_u64 deadline = 0u;
-    while (!gs_ready(gs_load_acquire(w), target, until)) {
+    gs_u32 backoff = 0u;
+    while (!gs_ready(gs_poll_load(w), target, until)) {
         ++polls;
-        gs_pause(polls, g->backoff);
+        gs_pause(polls, backoff);
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
         continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
 #endif
@@ -118,12 +143,19 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
             return GS_ABORT_PEER;
         gs_u64 now = gs_clock(polls);
         if (deadline == 0u) {
-            deadline = now + g->timeout;
+            gs_u64 bound = g->timeout;
+            if (bound == 0u) {
+                bound = (gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
+                        ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32);
+                backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
+            }
+            deadline = now + bound;
         } else if (now >= deadline) {
             gs_raise_abort(g, GS_ABORT_TIMEOUT);
             return GS_ABORT_TIMEOUT;
         }
     }
+    gs_poll_acquire();
     return GS_ABORT_NONE;
 }
 

@@ -33,6 +33,7 @@ int gs_cpu_team_barrier_or(int pred);
 #define gs_num_groups() (gs_cpu_self_now.groups)
 #define gs_local_id() (gs_cpu_self_now.lid)
 #define gs_local_size() (gs_cpu_self_now.lsize)
+#define gs_launch_shape_ok() 1
 
 #define gs_group_barrier() ((void)gs_cpu_team_barrier_or(0))
 #define gs_group_any(pred, slot) ((void)(slot), gs_cpu_team_barrier_or((pred) != 0))
@@ -49,10 +50,15 @@ int gs_cpu_team_barrier_or(int pred);
 /* A store made a release by the gs_fence_acq_rel before it; a release store here so
  * that ThreadSanitizer sees it. */
 #define gs_store_fenced(p, v) atomic_store_explicit((p), (v), memory_order_release)
+#define gs_fetch_add_fenced(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
 #define gs_fetch_add_acq_rel(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
 #define gs_add_release(p, v) ((void)atomic_fetch_add_explicit((p), (v), memory_order_acq_rel))
 #define gs_fence_acq_rel() atomic_thread_fence(memory_order_acq_rel)
 #define gs_fence_acquire() atomic_thread_fence(memory_order_acquire)
+/* gs_wait's poll: an acquire load each time, which ThreadSanitizer sees (it does not
+ * model fences) and x86 gives for free. */
+#define gs_poll_load(p) gs_load_acquire(p)
+#define gs_poll_acquire() ((void)0)
 
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {

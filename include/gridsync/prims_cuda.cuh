@@ -12,10 +12,15 @@ typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;
 typedef unsigned int gs_word;
 
-#define gs_group_id() ((gs_u32)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)))
-#define gs_num_groups() ((gs_u32)(gridDim.x * gridDim.y * gridDim.z))
-#define gs_local_id() ((gs_u32)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)))
-#define gs_local_size() ((gs_u32)(blockDim.x * blockDim.y * blockDim.z))
+/* gridsync launches 1-D grids of 1-D blocks (gs_cuda_launch), and gs_grid_begin refuses
+ * any other shape (GS_ABORT_BAD_GRID): then a thread's index is threadIdx.x, one
+ * special-register read where the 3-D form costs seven instructions, which ptxas
+ * recomputes in every episode rather than hold a register for it. */
+#define gs_group_id() ((gs_u32)blockIdx.x)
+#define gs_num_groups() ((gs_u32)gridDim.x)
+#define gs_local_id() ((gs_u32)threadIdx.x)
+#define gs_local_size() ((gs_u32)blockDim.x)
+#define gs_launch_shape_ok() (blockDim.y == 1u && blockDim.z == 1u && gridDim.y == 1u && gridDim.z == 1u)
 
 #define gs_group_barrier() __syncthreads()
 #define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))
@@ -79,9 +84,11 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 #define gs_fetch_add_release(p, v) gs_atom_add_release((p), (v))
 #define gs_fetch_add_acq_rel(p, v) gs_atom_add_acq_rel((p), (v))
 #define gs_add_release(p, v) gs_red_add_release((p), (v))
-/* A store made a release by the gs_fence_acq_rel before it (PTX: fence + relaxed store
- * is a release pattern), so several stores share one fence. */
+/* A store or add made a release by the gs_fence_acq_rel before it (PTX: fence + relaxed
+ * write is a release pattern): several writes share one fence, where a .release on
+ * each would cost a MEMBAR each. */
 #define gs_store_fenced(p, v) gs_st_relaxed((p), (v))
+#define gs_fetch_add_fenced(p, v) gs_atom_add_relaxed((p), (v))
 #define gs_fence_acq_rel() asm volatile("fence.acq_rel.gpu;" ::: "memory")
 /* Acquire only, for a group that has read the last release it needs (an RMW's result)
  * and releases nothing itself. PTX 8.6 (CUDA 12.8) on sm_90 compiles it to the L1
@@ -94,10 +101,17 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 #define gs_fence_acquire() gs_fence_acq_rel()
 #endif
 
-/* Back off a little once a poll has failed a few times: fewer requests queue at the
- * L2 slice that holds the polled line, and the arrival that ends the wait gets there
- * sooner. */
-#define gs_pause(polls, backoff_ns) do { if ((polls) > 8u && (backoff_ns)) __nanosleep(backoff_ns); } while (0)
+/* gs_wait's poll: relaxed loads, and one acquire fence once the awaited value is seen
+ * (PTX: a fence.acquire after a relaxed read of a release is an acquire pattern).
+ * ld.acquire would invalidate the SM's L1 (CCTL.IVALL) at every poll, under the feet of
+ * every other block on the SM. */
+#define gs_poll_load(p) gs_ld_relaxed(p)
+#define gs_poll_acquire() gs_fence_acquire()
+
+/* Back off a little once a wait is slow (gs_wait passes 0 for its first 16 polls):
+ * fewer requests queue at the L2 slice that holds the polled line, and the arrival that
+ * ends the wait gets there sooner. */
+#define gs_pause(polls, backoff_ns) do { (void)(polls); if (backoff_ns) __nanosleep(backoff_ns); } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)
 {

@@ -26,6 +26,14 @@
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u        /* tree: number of leaves */
 #define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
+#define GS_HDR_TREE_RELEASE 9u  /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
+
+/* How the tree releases its groups: every group polls the root counter (one line, no
+ * second hop), or the root's last arriver writes one release line per leaf and each
+ * group polls its leaf's (one more hop, but no line with more pollers than a leaf has
+ * groups). */
+#define GS_TREE_POLL_ROOT 0u
+#define GS_TREE_RELEASE_LINES 1u
 
 #define GS_STATE_MAGIC 0x67727364u /* "grsd" */
 

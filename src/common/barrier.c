@@ -28,18 +28,40 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
     return fallback;
 }
 
-/* Tree: about sqrt(groups) groups per leaf keeps both levels equally short, but on an
- * H200 a level costs more (a fence and an atomic round trip, ~450 ns) than 128
- * arrivals at one counter do, so a leaf holds at least 128 groups
- * (bench/micro/variants.cu, docs/performance.md); GRIDSYNC_TREE_FANOUT overrides. */
-#define GS_TREE_MIN_FANOUT 128u
-static unsigned tree_fanout(unsigned groups)
+/* Tree shape, from the H200's numbers (docs/performance.md). Up to
+ * GS_TREE_ROOT_POLL_MAX groups, 8 leaves and every group polling the root is the
+ * fastest (1056 x 64: 1840 ns, against 2166 ns with release lines): the hop that
+ * release lines add costs more than the pollers of one line do. Above it, one line's
+ * pollers cost more, and release lines win; a leaf then holds about sqrt(groups) groups
+ * but at least 256, because a level costs more (a fence and an atomic round trip,
+ * ~450 ns) than that many arrivals at one counter do (4224 x 64: 2966 ns with leaves of
+ * 264, 3094 ns with leaves of 128).
+ * GRIDSYNC_TREE_RELEASE (root|lines) and GRIDSYNC_TREE_FANOUT override. */
+#define GS_TREE_ROOT_POLL_MAX 1536u
+#define GS_TREE_ROOT_POLL_LEAVES 8u
+#define GS_TREE_MIN_FANOUT 256u
+static unsigned tree_release(unsigned groups)
 {
-    unsigned f = 2;
-    while (f * f < groups)
-        ++f;
-    if (f < GS_TREE_MIN_FANOUT)
-        f = groups < GS_TREE_MIN_FANOUT ? groups : GS_TREE_MIN_FANOUT;
+    const char *env = getenv("GRIDSYNC_TREE_RELEASE");
+    if (env && strcmp(env, "root") == 0)
+        return GS_TREE_POLL_ROOT;
+    if (env && strcmp(env, "lines") == 0)
+        return GS_TREE_RELEASE_LINES;
+    return groups <= GS_TREE_ROOT_POLL_MAX ? GS_TREE_POLL_ROOT : GS_TREE_RELEASE_LINES;
+}
+
+static unsigned tree_fanout(unsigned groups, unsigned release)
+{
+    unsigned f;
+    if (release == GS_TREE_POLL_ROOT) {
+        f = (groups + GS_TREE_ROOT_POLL_LEAVES - 1) / GS_TREE_ROOT_POLL_LEAVES;
+    } else {
+        f = 2;
+        while (f * f < groups)
+            ++f;
+        if (f < GS_TREE_MIN_FANOUT)
+            f = groups < GS_TREE_MIN_FANOUT ? groups : GS_TREE_MIN_FANOUT;
+    }
     f = env_uint("GRIDSYNC_TREE_FANOUT", f, 1u << 20);
     return f < 2 ? 2 : f;
 }
@@ -56,6 +78,7 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_FANOUT] = b->fanout;
     hdr[GS_HDR_SPINNERS] = b->spinners;
     hdr[GS_HDR_LEAVES] = b->leaves;
+    hdr[GS_HDR_TREE_RELEASE] = b->release;
     /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
     hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
@@ -98,7 +121,8 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
     b->groups = groups;
     b->timeout_ms = env_timeout_ms();
     b->spinners = dev->ops->spinners(dev);
-    b->fanout = algo == GS_ALGO_TREE ? tree_fanout(groups) : 1;
+    b->release = algo == GS_ALGO_TREE ? tree_release(groups) : GS_TREE_POLL_ROOT;
+    b->fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
     b->leaves = algo == GS_ALGO_TREE ? (groups + b->fanout - 1) / b->fanout : 0;
     if (algo == GS_ALGO_SHARDED) /* one counter per polling lane of a warp, at most */
         b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);

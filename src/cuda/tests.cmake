@@ -35,4 +35,9 @@ if(TARGET gridsync_cli)
   add_test(NAME check_cuda COMMAND sh -c "\"$0\" check --backend cuda --quick; rc=$?; \
 if [ $rc -eq 2 ]; then exit 77; fi; exit $rc" $<TARGET_FILE:gridsync_cli>)
   set_tests_properties(check_cuda PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # The tree's other release (its default above 1536 groups), at the sizes check runs.
+  add_test(NAME check_cuda_tree_lines COMMAND sh -c "\"$0\" check --backend cuda --quick --algo tree; rc=$?; \
+if [ $rc -eq 2 ]; then exit 77; fi; exit $rc" $<TARGET_FILE:gridsync_cli>)
+  set_tests_properties(check_cuda_tree_lines PROPERTIES LABELS "cuda" TIMEOUT 300 SKIP_RETURN_CODE 77
+                       ENVIRONMENT "GRIDSYNC_TREE_RELEASE=lines")
 endif()

@@ -137,15 +137,19 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
     int faulty = g.group + 1u == g.groups && g.groups > 1u;
     if (faulty && prm.work == GS_WORK_FAULT_EXIT)
         return;
+    /* The barrier-only program does nothing between barriers, not even the phase loop's
+     * tests and address arithmetic: with 64 warps per SM every instruction a work-item
+     * runs per episode costs about 8 ns of the barrier's time (docs/performance.md). */
+    if (prm.work == GS_WORK_EMPTY) {
+        for (gs_u32 p = prm.phase_begin + 1u; p < prm.phase_end; ++p)
+            if (gs_sync(&g) != GS_ABORT_NONE)
+                return;
+        return;
+    }
     for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
         int skip = faulty && prm.work == GS_WORK_FAULT_SKIP && p == prm.phase_begin + 1u;
         if (p != prm.phase_begin && !skip && gs_sync(&g) != GS_ABORT_NONE)
             return;
-        /* The barrier-only program does nothing between barriers, not even the address
-         * arithmetic of the phase loop: with 64 warps per SM every instruction a work-item
-         * runs per episode costs about 8 ns of the barrier's time (docs/performance.md). */
-        if (prm.work == GS_WORK_EMPTY)
-            continue;
         for (gs_u32 lg = g.group; lg < prm.logical_groups; lg += g.groups)
             gs_work_phase(&prm, p, lg, g.lid, g.lsize, a, b, c);
     }
