@@ -134,21 +134,21 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
     while (!gs_ready(gs_poll_load(w), target, until)) {
         ++polls;
         gs_pause(polls, backoff);
+        if ((polls & 15u) != 0u)
+            continue;
+        if (polls == 16u && g->timeout == 0u)
+            backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
         continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
 #endif
-        if ((polls & 15u) != 0u)
-            continue;
         if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
             return GS_ABORT_PEER;
         gs_u64 now = gs_clock(polls);
         if (deadline == 0u) {
             gs_u64 bound = g->timeout;
-            if (bound == 0u) {
+            if (bound == 0u)
                 bound = (gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
                         ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32);
-                backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
-            }
             deadline = now + bound;
         } else if (now >= deadline) {
             gs_raise_abort(g, GS_ABORT_TIMEOUT);
