@@ -38,6 +38,9 @@
  * same number of times, like __syncthreads.
  *
  * Include this header instead of gridsync/barrier.h, and before it if both appear.
+ * Compile such a kernel whole-program (no -rdc / -dc) where 2048 threads per SM matter:
+ * relocatable device code made the same tree loop take 34 registers instead of 32, and
+ * a kernel at 2048 threads per SM has 32.
  *
  * A kernel that will only ever run one protocol can say so before including this header,
  *     #define GS_ONLY_ALGO GS_ALGO_ID_FLIP      (any GS_ALGO_ID_* of gridsync/state.h)
