@@ -55,7 +55,7 @@ GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
                           t->target, GS_UNTIL_REACHED);
         else /* the root's flip bit after episode e is e's parity */
             why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u),
-                          (t->target & 1u) ? GS_FLIP_BIT : 0u, GS_UNTIL_FLIP);
+                          t->target << 31, GS_UNTIL_FLIP);
     }
     return gs_group_verdict(g, why);
 }

@@ -23,7 +23,7 @@ typedef struct gs_grid {
                        * does not match the state */
     gs_u32 leaves;    /* tree: leaves; sharded: counters */
     gs_u32 leaf;      /* tree, sharded: this group's leaf (counter), group % leaves */
-    gs_u32 members;   /* tree, sharded: groups on this group's leaf */
+    gs_u32 members;   /* tree: groups on this group's leaf */
     gs_u32 release;   /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
 } gs_grid;

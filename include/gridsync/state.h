@@ -22,7 +22,7 @@
 #define GS_HDR_GROUPS 2u        /* groups the state was created for */
 #define GS_HDR_TIMEOUT_LO 3u    /* wait bound in clock units (ns, or polls on OpenCL) */
 #define GS_HDR_TIMEOUT_HI 4u
-#define GS_HDR_FANOUT 5u        /* tree: groups per leaf */
+/* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u        /* tree: number of leaves */
 #define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */

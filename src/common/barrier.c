@@ -75,7 +75,6 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_GROUPS] = b->groups;
     hdr[GS_HDR_TIMEOUT_LO] = (uint32_t)units;
     hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
-    hdr[GS_HDR_FANOUT] = b->fanout;
     hdr[GS_HDR_SPINNERS] = b->spinners;
     hdr[GS_HDR_LEAVES] = b->leaves;
     hdr[GS_HDR_TREE_RELEASE] = b->release;
@@ -122,8 +121,8 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
     b->timeout_ms = env_timeout_ms();
     b->spinners = dev->ops->spinners(dev);
     b->release = algo == GS_ALGO_TREE ? tree_release(groups) : GS_TREE_POLL_ROOT;
-    b->fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
-    b->leaves = algo == GS_ALGO_TREE ? (groups + b->fanout - 1) / b->fanout : 0;
+    unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
+    b->leaves = algo == GS_ALGO_TREE ? (groups + fanout - 1) / fanout : 0;
     if (algo == GS_ALGO_SHARDED) /* one counter per polling lane of a warp, at most */
         b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);
     if (algo == GS_ALGO_SHARDED && (b->leaves == 0 || b->leaves > groups))

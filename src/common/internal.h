@@ -61,7 +61,7 @@ struct gs_barrier {
     gs_device *dev;
     gs_algo algo;
     unsigned groups;
-    unsigned fanout, leaves, spinners;
+    unsigned leaves, spinners;
     unsigned release; /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
     unsigned timeout_ms;
     size_t bytes;
