@@ -182,6 +182,9 @@ typedef struct gs_run_config {
     unsigned delay;         /* MP: the most polls a group idles before writing */
     unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
     unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress) */
+    unsigned late;          /* MP: polls the last work-item of the last group idles on top of
+                               `delay` in every phase, so its write comes after every other
+                               arrival: a barrier that releases one arrival early shows */
 } gs_run_config;
 
 typedef struct gs_run_result {

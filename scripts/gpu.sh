@@ -177,6 +177,11 @@ VARIANTS="$BUILD/bench/gs_variants"
 LIBSYNC="$BUILD/bench/gs_libsync"
 [ -x "$VARIANTS" ] && stage variants 120 "$VARIANTS" full
 [ -x "$VARIANTS" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" 2>/dev/null || true; }
+# The floor: all-to-all flags, the lean tree, replicated releases, and the fence-free
+# diagnostics (not barriers) that show what the fences cost at each size.
+variants_floor() { GS_A2A=1 "$VARIANTS" quick a2a >"$OUT/variants_floor.csv"; }
+export -f variants_floor; export VARIANTS
+[ -x "$VARIANTS" ] && stage variants_floor 90 variants_floor
 libsync() { GS_LIBSYNC_ONLY=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
 export -f libsync; export LIBSYNC
 [ -x "$LIBSYNC" ] && stage libsync 90 libsync
@@ -211,21 +216,22 @@ if [ -n "$CLI" ]; then
     stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
     stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
     stage cli_check 100 "$CLI" check --backend cuda
-    # Tuning sweep: poll back-off and tree fan-out, same run, same grids.
+    # Tuning sweep: poll back-off, and flip's and cluster's two releases (polling the
+    # counter; 4, 8 or 16 release lines) around the size where the host switches. (The
+    # tree's sweep, tune_tree*, is the third round's: GRIDSYNC_RELEASE=poll|lines with
+    # GRIDSYNC_TREE_FANOUT redoes it.)
     tune() {
         for bo in 0 128; do
             GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,cg --groups 132,1056 \
                 --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
         done
-        # The tree's two releases and its leaf width, at 8 blocks of 256 and 32 of 64 per SM.
-        for rel in root lines; do
-            for fo in 66 132 264 528; do
-                GRIDSYNC_TREE_RELEASE=$rel GRIDSYNC_TREE_FANOUT=$fo "$CLI" bench groups --backend cuda \
-                    --algo tree --groups 1056 --repeats 3 --csv "$RES/tune_tree_${rel}_$fo.csv" >/dev/null || return 1
-                GRIDSYNC_TREE_RELEASE=$rel GRIDSYNC_TREE_FANOUT=$((fo * 2)) "$CLI" bench groups --backend cuda \
-                    --algo tree --block 64 --groups 4224 --repeats 3 \
-                    --csv "$RES/tune_tree64_${rel}_$((fo * 2)).csv" >/dev/null || return 1
-            done
+        for rel in poll lines4 lines8 lines16; do
+            local n=${rel#lines}; [ "$rel" = poll ] && n=1
+            GRIDSYNC_RELEASE=${rel%%[0-9]*} GRIDSYNC_RELEASE_LINES=$n "$CLI" bench groups --backend cuda \
+                --algo flip,cluster --groups 528,1056 --repeats 3 --csv "$RES/tune_flip_$rel.csv" >/dev/null || return 1
+            GRIDSYNC_RELEASE=${rel%%[0-9]*} GRIDSYNC_RELEASE_LINES=$n "$CLI" bench groups --backend cuda \
+                --algo flip,cluster --block 64 --groups 1056,2112,4224 --repeats 3 \
+                --csv "$RES/tune_flip64_$rel.csv" >/dev/null || return 1
         done
     }
     export -f tune; export CLI

@@ -421,6 +421,55 @@ static void test_plain_oversubscribed()
     run_ok(GS_ALGO_FLIP, cfg, "after the plain 2x launch");
 }
 
+/* gs_grid_begin takes 1-D indices (cuda.cuh): a 2-D grid or block, even one whose
+ * x extent matches the state, must end every block at its first barrier with
+ * GS_ABORT_BAD_GRID, never synchronize a wrong set of blocks. */
+static void test_2d_launch()
+{
+    const unsigned groups = 8, block = 64;
+    const dim3 grids[] = {dim3(groups, 2), dim3(groups), dim3(groups, 1, 2)};
+    const dim3 blocks[] = {dim3(block), dim3(block / 2, 2), dim3(block)};
+    unsigned *out = nullptr;
+    cudaMalloc(&out, (size_t)groups * block * 4);
+    for (int i = 0; i < 3; ++i) {
+        gs_barrier *b = nullptr;
+        void *state = nullptr;
+        EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, groups, &b), GS_OK, "create 2-D");
+        if (!b)
+            break;
+        gs_barrier_set_timeout(b, 300);
+        gs_cuda_state(b, &state);
+        cudaMemset(out, 0, (size_t)groups * block * 4);
+        plain_kernel<<<grids[i], blocks[i]>>>((gs_word *)state, out);
+        cudaError_t e = cudaDeviceSynchronize();
+        unsigned reason = 0;
+        std::vector<unsigned> h((size_t)groups * block);
+        cudaMemcpy(&reason, (char *)state + GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4, 4,
+                   cudaMemcpyDeviceToHost);
+        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
+        unsigned passed = 0;
+        for (unsigned v : h)
+            passed += v == 2u;
+        CHECK(e == cudaSuccess && reason == GS_ABORT_BAD_GRID && passed == 0,
+              "grid (%u,%u,%u) block (%u,%u,%u): %s, abort reason %u, %u past the barrier", grids[i].x,
+              grids[i].y, grids[i].z, blocks[i].x, blocks[i].y, blocks[i].z, cudaGetErrorString(e),
+              reason, passed);
+        /* the same barrier, reset, then works for a 1-D launch */
+        EXPECT_STATUS(gs_barrier_reset(b), GS_OK, "reset after the 2-D launch");
+        plain_kernel<<<groups, block>>>((gs_word *)state, out);
+        e = cudaDeviceSynchronize();
+        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
+        passed = 0;
+        for (unsigned v : h)
+            passed += v == 2u;
+        CHECK(e == cudaSuccess && passed == groups * block, "1-D launch after the 2-D one: %u of %u",
+              passed, groups * block);
+        gs_barrier_destroy(b);
+    }
+    cudaFree(out);
+    printf("ok   flip           2-D grids and blocks refused with GS_ABORT_BAD_GRID\n");
+}
+
 static void test_faults()
 {
     test_plain_oversubscribed();
@@ -460,6 +509,7 @@ int main(int argc, char **argv)
     } else {
         test_device_info();
         test_bad_input();
+        test_2d_launch();
         for (gs_algo a : all_algos)
             if (gs_algo_supported(g_dev, a))
                 test_programs(a);

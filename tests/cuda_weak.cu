@@ -1,7 +1,10 @@
 /* tests/cuda_weak.cu - the CUDA tests can fail: the same message-passing kernel as
  * cuda_barrier, compiled with GS_WEAKEN_COUNT=1 (every protocol releases its groups
  * one arrival early), must be caught by every protocol's check: kernel-side
- * mismatches, or an abort. Exits 0 when every weakened protocol was caught, 1 when
+ * mismatches, or an abort. The last work-item of the last group writes late in every
+ * phase, so the arrival released early is always the one whose data is missing
+ * (under random delays alone, lockfree's master skipping the last group's flag and
+ * naive's count one work-item short slipped through on an H200). Exits 0 when every weakened protocol was caught, 1 when
  * one slipped through, 77 without a CUDA device. */
 #define GS_WEAKEN_COUNT 1
 #include <cuda_runtime.h>
@@ -53,7 +56,8 @@ int main()
             prm.phase_end = episodes + 1;
             prm.logical_groups = groups;
             prm.seed = 7;
-            prm.delay = 1024; /* a late group makes an early release visible */
+            prm.delay = 1024;
+            prm.late = 16384; /* the last work-item of the last group: see gs_mp_phase */
             void *args[] = {&state, &buf, &scratch, &c, &prm, &split};
             s = gs_cuda_launch(b, (const void *)user_mp_kernel, groups, block, 0, args, nullptr);
             cudaMemcpy(&errors, c, 4, cudaMemcpyDeviceToHost);

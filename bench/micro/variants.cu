@@ -23,11 +23,28 @@
  *              (32 words per 128-byte line); block 0's threads poll all words in parallel,
  *              fence, and store the episode into one release line per 32 blocks; every
  *              block polls its release line (32 pollers per line, not N)
+ *   a2a_<L>    all to all, one hop and no atomics: block b stores episode+1 into its own
+ *              flag (st.release), and every block's threads poll all flags, thread t the
+ *              flags t, t+T, ... (relaxed loads, one fence.acquire at the end).  L is the
+ *              layout: w = 32-bit flags, 32 per line; s = one 32-bit flag per 32-byte
+ *              sector; b = 8-bit flags (episode mod 256), 128 per line, a thread polling
+ *              four at once
+ *   *_nofence  diagnostics, not barriers: the same traffic without a fence (relaxed
+ *              arrival, no acquire), to show what the fences cost at each size
  *   tree2      K shard counters (b % K) with atom.release; the last of a shard fences and
  *              adds to a root; the last at the root fences and writes K release lines;
  *              each block polls release line b % K
+ *   tree2p_lean two levels, everybody polls the root, but the root add carries no data
+ *              (relaxed, no second fence): a waiter that sees the root complete acquires
+ *              from every shard counter instead (one MEMBAR fewer, one more read)
+ *   flip_frel  flip with fence.release.gpu + a relaxed add (is it a lighter MEMBAR? no:
+ *              the same MEMBAR.ALL.GPU without the CCTL.IVALL)
+ *   flip_sleep flip whose waiters sleep ~200 ns before each poll (less poll traffic)
+ * Modes: `gs_variants [quick] [new]`, and `gs_variants quick a2a` for the floor set
+ * (GS_A2A=1 adds the all-to-all flags up to 528 blocks, flip_frel and flip_sleep).
  * Output: CSV `design,blocks,threads,cluster,ns_median,ns_min,ns_with_data,errors,status`;
- * exit status 1 if any design failed its check, hung or could not be launched. */
+ * exit status 1 if any design (the *_nofence diagnostics aside) failed its check, hung
+ * or could not be launched. */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -60,7 +77,8 @@ namespace cg = cooperative_groups;
 #define W_ARR (67u * LINE)             /* N words, packed */
 #define MAXN 8192u
 #define W_REL (W_ARR + MAXN)           /* release lines */
-#define STATE_WORDS (W_REL + (MAXN / LINE + 64u) * LINE)
+#define W_FLAGS (W_REL + (MAXN / LINE + 64u) * LINE) /* a2a flags, up to 8 words per flag */
+#define STATE_WORDS (W_FLAGS + 8u * MAXN)
 
 struct Args {
     unsigned *st;
@@ -116,7 +134,9 @@ __device__ __forceinline__ bool poll(const Args &a, const unsigned *p, OK ok)
 
 /* ---- designs ---------------------------------------------------------------------------- */
 enum Design { D_CG, D_CG_SPLIT, D_FLIP, D_COUNT_FACQ, D_COUNT_FENCE, D_COUNT_LDACQ, D_CCOUNT, D_MLF, D_TREE2,
-              D_FLIP_FACQ, D_FLIP_RELAX, D_FLIP_MULTI2, D_FLIP_MULTI4, D_FLIPR, D_TREE2P };
+              D_FLIP_FACQ, D_FLIP_RELAX, D_FLIP_MULTI2, D_FLIP_MULTI4, D_FLIPR, D_TREE2P,
+              D_A2A_W, D_A2A_S, D_A2A_B, D_A2A_W_NOFENCE, D_FLIP_NOFENCE,
+              D_FLIP_FREL, D_FLIP_SLEEP, D_TREE2P_NOFENCE, D_TREE2P_LEAN };
 
 /* flip's arrival: returns the counter before this block's add; *last says whether the
  * add completed the episode. */
@@ -354,6 +374,146 @@ template <> struct Barrier<D_TREE2P> {
     }
 };
 
+/* all to all: LAYOUT 0 words packed, 1 a word per sector, 2 bytes packed (4 per poll). */
+template <int LAYOUT, bool FENCE> struct A2A {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        unsigned n = gridDim.x, want = e + 1u;
+        unsigned *f = a.st + W_FLAGS;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (LAYOUT == 2) {
+                unsigned char *fb = (unsigned char *)f + blockIdx.x;
+                if (FENCE)
+                    asm volatile("st.release.gpu.global.u8 [%0], %1;" ::"l"(fb), "h"((unsigned short)(want & 0xffu)) : "memory");
+                else
+                    asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(fb), "h"((unsigned short)(want & 0xffu)) : "memory");
+            } else {
+                unsigned *w = f + blockIdx.x * (LAYOUT == 1 ? 8u : 1u);
+                if (FENCE)
+                    gs_st_release(w, want);
+                else
+                    gs_st_relaxed(w, want);
+            }
+        }
+        unsigned words = LAYOUT == 2 ? (n + 3u) / 4u : n;
+        for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
+            if (LAYOUT == 2) {
+                /* a flag is want or want+1 (its block may already be in the next
+                 * episode): every byte's want-relative difference non-negative */
+                unsigned valid = i * 4u + 4u <= n ? 0x80808080u : 0x80808080u >> (8u * (i * 4u + 4u - n));
+                unsigned rep = (want & 0xffu) * 0x01010101u;
+                poll<P_RELAXED>(a, f + i, [rep, valid](unsigned v) { return (__vsub4(v, rep) & valid) == 0u; });
+            } else {
+                poll<P_RELAXED>(a, f + i * (LAYOUT == 1 ? 8u : 1u), [want](unsigned v) { return (int)(v - want) >= 0; });
+            }
+        }
+        if (FENCE && threadIdx.x < words)
+            gs_fence_acquire();
+        __syncthreads();
+    }
+};
+template <> struct Barrier<D_A2A_W> : A2A<0, true> {};
+template <> struct Barrier<D_A2A_S> : A2A<1, true> {};
+template <> struct Barrier<D_A2A_B> : A2A<2, true> {};
+template <> struct Barrier<D_A2A_W_NOFENCE> : A2A<0, false> {};
+
+template <> struct Barrier<D_FLIP_NOFENCE> {
+    __device__ void sync(const Args &a, unsigned)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x;
+            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+            unsigned old = gs_atom_add_relaxed(a.st + W_CTR, add);
+            if (!(((old ^ (old + add)) & 0x80000000u) != 0u))
+                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
+        }
+        __syncthreads();
+    }
+};
+
+/* flip whose release is fence.release.gpu (PTX 8.6) + a relaxed add: is the lighter
+ * fence a lighter MEMBAR? */
+template <> struct Barrier<D_FLIP_FREL> {
+    __device__ void sync(const Args &a, unsigned)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x;
+            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
+            asm volatile("fence.release.gpu;" ::: "memory");
+            unsigned old = gs_atom_add_relaxed(a.st + W_CTR, add);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u)
+                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
+            gs_fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
+/* flip whose waiters sleep ~200 ns before every poll: less poll traffic on the counter's
+ * slice, later detection. Does the traffic slow the arrivals (and their fences)? */
+template <> struct Barrier<D_FLIP_SLEEP> {
+    __device__ void sync(const Args &a, unsigned)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            bool last;
+            unsigned old = flip_arrive(a, &last);
+            if (!last)
+                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { __nanosleep(200); return ((v ^ old) & 0x80000000u) != 0u; });
+            gs_fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
+/* tree2p without fences: a diagnostic of what the two levels cost without them. */
+template <> struct Barrier<D_TREE2P_NOFENCE> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned n = gridDim.x, K = a.K, s = blockIdx.x % K, want = e + 1u;
+            unsigned members = n / K + (s < n % K ? 1u : 0u);
+            bool root = gs_atom_add_relaxed(a.st + W_SHARD(s), 1u) + 1u == want * members &&
+                        gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
+            if (!root)
+                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
+        }
+        __syncthreads();
+    }
+};
+
+/* two levels without the second fence: the last of a shard adds to the root relaxed, so
+ * the root carries no data; a waiter that sees the root complete then acquires from every
+ * shard counter (lane k reads shard k, polling it if it is not yet complete there): the
+ * shard's adds form one release sequence, so reading its final count synchronizes with
+ * every member. One MEMBAR on the critical path instead of two, one more read. */
+template <> struct Barrier<D_TREE2P_LEAN> {
+    __device__ void sync(const Args &a, unsigned e)
+    {
+        unsigned n = gridDim.x, K = a.K, want = e + 1u;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned s = blockIdx.x % K;
+            unsigned members = n / K + (s < n % K ? 1u : 0u);
+            bool root = gs_atom_add_release(a.st + W_SHARD(s), 1u) + 1u == want * members &&
+                        gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
+            if (!root)
+                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
+        }
+        __syncthreads();
+        if (threadIdx.x < K) {
+            unsigned k = threadIdx.x, members = n / K + (k < n % K ? 1u : 0u);
+            poll<P_RELAXED>(a, a.st + W_SHARD(k), [want, members](unsigned v) { return (int)(v - want * members) >= 0; });
+            gs_fence_acquire();
+        }
+        __syncthreads();
+    }
+};
+
 template <int D, int DATA>
 __global__ void __launch_bounds__(1024) k_var(Args a)
 {
@@ -501,9 +661,10 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
         v.push_back(ms * 1e6 / iters);
     }
     std::sort(v.begin(), v.end());
-    g_failed |= errors != 0u;
+    bool diagnostic = strstr(name, "nofence") != nullptr; /* not a barrier: expected to fail */
+    g_failed |= errors != 0u && !diagnostic;
     printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%u,%s\n", name, n, t, cs, v[reps / 2], v[0], dms * 1e6 / iters,
-           errors, errors ? "FAIL" : "pass");
+           errors, !errors ? "pass" : diagnostic ? "FAIL(diagnostic)" : "FAIL");
     fflush(stdout);
 }
 
@@ -525,6 +686,38 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "quick") == 0)
         cfgs = {{(unsigned)g_sms, 256}, {8u * g_sms, 256}, {32u * g_sms, 64}};
     bool all = !(argc > 2 && strcmp(argv[2], "new") == 0);
+    if (argc > 2 && strcmp(argv[2], "a2a") == 0) {
+        cfgs = {{(unsigned)g_sms, 256}, {2u * g_sms, 256}, {4u * g_sms, 256}, {8u * g_sms, 256},
+                {8u * g_sms, 64}, {16u * g_sms, 64}, {32u * g_sms, 64}};
+        for (Cfg c : cfgs) {
+            measure("cg", kernels<D_CG>(), c.n, c.t, 1);
+            measure("flip", kernels<D_FLIP>(), c.n, c.t, 1);
+            if (c.n <= 528u && getenv("GS_A2A")) {
+                measure("a2a_w", kernels<D_A2A_W>(), c.n, c.t, 1);
+                measure("a2a_s", kernels<D_A2A_S>(), c.n, c.t, 1);
+                measure("a2a_b", kernels<D_A2A_B>(), c.n, c.t, 1);
+                measure("a2a_w_nofence", kernels<D_A2A_W_NOFENCE>(), c.n, c.t, 1);
+            }
+            measure("flip_nofence", kernels<D_FLIP_NOFENCE>(), c.n, c.t, 1);
+            if (getenv("GS_A2A")) {
+                measure("flip_frel", kernels<D_FLIP_FREL>(), c.n, c.t, 1);
+                measure("flip_sleep", kernels<D_FLIP_SLEEP>(), c.n, c.t, 1);
+            }
+            measure("tree2p_k8", kernels<D_TREE2P>(), c.n, c.t, 1, 8u);
+            measure("tree2p_k8_nofence", kernels<D_TREE2P_NOFENCE>(), c.n, c.t, 1, 8u);
+            for (unsigned K : {4u, 8u, 16u, 33u}) {
+                char nm[32];
+                snprintf(nm, sizeof nm, "tree2p_lean_k%u", K);
+                measure(nm, kernels<D_TREE2P_LEAN>(), c.n, c.t, 1, K);
+            }
+            for (unsigned K : {4u, 16u, 32u}) {
+                char nm[32];
+                snprintf(nm, sizeof nm, "flipr_k%u", K);
+                measure(nm, kernels<D_FLIPR>(), c.n, c.t, 1, K);
+            }
+        }
+        return g_failed;
+    }
     for (Cfg c : cfgs) {
         measure("cg", kernels<D_CG>(), c.n, c.t, 1);
         measure("flip", kernels<D_FLIP>(), c.n, c.t, 1);

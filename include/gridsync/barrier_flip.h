@@ -8,7 +8,11 @@
  * sees the flip in the value its own add returns and does not poll; an acquire fence
  * makes it see the others' writes. (An acq_rel add would do the same for everyone and
  * costs 558 ns against 321 ns for a release add on an H200: only the last arriver needs
- * the acquire, and a fence costs it 136 ns.) */
+ * the acquire, and a fence costs it 136 ns.)
+ *
+ * The release (g->release, chosen by the host for the group count): the others poll
+ * the counter's flip bit, or, above GS_FLIP_POLL_MAX groups, the last arriver writes
+ * the flip bit into release lines (gs_release_lines) and the others poll theirs. */
 #ifndef GRIDSYNC_BARRIER_FLIP_H
 #define GRIDSYNC_BARRIER_FLIP_H
 
@@ -33,6 +37,33 @@ GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
     return ((old ^ (old + add)) & GS_FLIP_BIT) != 0u;
 }
 
+/* Release line l (GS_RELEASE_LINES). */
+GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
+{
+    return gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, l), 0u);
+}
+
+/* The last arriver of a flip counter ends the episode, whose flip bit is `bit`. Polling
+ * the counter, the others see its add; it acquires their writes. With release lines,
+ * one fence acquires their writes and releases the lines' plain stores (one fence for
+ * every line, where a release store per line would fence each). */
+GS_DEVICE void gs_flip_release(gs_grid *g, gs_u32 bit, int lines)
+{
+    if (lines) {
+        gs_fence_acq_rel();
+        for (gs_u32 l = 0u; l < g->leaves; ++l)
+            gs_store_fenced(gs_release_line(g, l), bit);
+    } else {
+        gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
+    }
+}
+
+/* The others wait until the counter (or, with lines, their release line) shows `bit`. */
+GS_DEVICE gs_u32 gs_flip_await(gs_grid *g, GS_GLOBAL gs_word *counter, gs_u32 bit, int lines)
+{
+    return gs_wait(g, lines ? gs_release_line(g, g->leaf) : counter, bit, GS_UNTIL_FLIP);
+}
+
 GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
@@ -42,6 +73,8 @@ GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
                                     g->group == 0u, &add);
         t->done = gs_flip_completed(old, add) ? 1u : 0u;
         t->target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
+        if (t->done)
+            gs_flip_release(g, t->target, g->release == GS_RELEASE_LINES);
         gs_note_arrival(g);
     }
 }
@@ -49,12 +82,9 @@ GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid == 0u) {
-        if (t->done)
-            gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
-        else
-            why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_FLIP);
-    }
+    if (g->lid == 0u && !t->done)
+        why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target,
+                            g->release == GS_RELEASE_LINES);
     return gs_group_verdict(g, why);
 }
 

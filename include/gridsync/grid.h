@@ -21,10 +21,10 @@ typedef struct gs_grid {
     gs_u32 episode;   /* barriers this group has completed, since the state was reset */
     gs_u32 algo;      /* GS_ALGO_ID_*, or GS_ALGO_BAD | GS_ABORT_BAD_* when the launch
                        * does not match the state */
-    gs_u32 leaves;    /* tree: leaves; sharded: counters */
-    gs_u32 leaf;      /* tree, sharded: this group's leaf (counter), group % leaves */
+    gs_u32 leaves;    /* tree: leaves; sharded: counters; flip, cluster: release lines */
+    gs_u32 leaf;      /* group % leaves: this group's leaf, counter or release line */
     gs_u32 members;   /* tree: groups on this group's leaf */
-    gs_u32 release;   /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
+    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
 } gs_grid;
 
@@ -60,7 +60,7 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
     g.algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
     g.timeout = 0u;
     g.leaves = gs_load_relaxed(&state[GS_HDR_LEAVES]);
-    g.release = gs_load_relaxed(&state[GS_HDR_TREE_RELEASE]);
+    g.release = gs_load_relaxed(&state[GS_HDR_RELEASE]);
     /* Once here, not per episode: a division on an arrival's path cost the tree
      * 150-350 ns per barrier on an H200 (docs/performance.md). */
     g.leaf = g.leaves ? g.group % g.leaves : 0u;
@@ -96,7 +96,7 @@ GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
     g.leaves = 1u;
     g.leaf = 0u;
     g.members = g.groups;
-    g.release = GS_TREE_POLL_ROOT;
+    g.release = GS_RELEASE_POLL;
     g.spinners = 1u;
     return g;
 }

@@ -24,16 +24,17 @@
 #define GS_HDR_TIMEOUT_HI 4u
 /* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
-#define GS_HDR_LEAVES 7u        /* tree: number of leaves */
+#define GS_HDR_LEAVES 7u        /* tree: leaves; sharded: counters; flip, cluster: release lines */
 #define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
-#define GS_HDR_TREE_RELEASE 9u  /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
+#define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 
-/* How the tree releases its groups: every group polls the root counter (one line, no
- * second hop), or the root's last arriver writes one release line per leaf and each
- * group polls its leaf's (one more hop, but no line with more pollers than a leaf has
- * groups). */
-#define GS_TREE_POLL_ROOT 0u
-#define GS_TREE_RELEASE_LINES 1u
+/* How a flip-counter barrier (flip, cluster, tree's root) releases its groups: every
+ * group polls the counter's flip bit (no hop after the last arrival, but one line with
+ * every group polling it), or the last arriver writes the flip bit into LEAVES release
+ * lines and group g polls line g % LEAVES (one more hop, but no line with more than
+ * groups / LEAVES pollers). */
+#define GS_RELEASE_POLL 0u
+#define GS_RELEASE_LINES 1u
 
 #define GS_STATE_MAGIC 0x67727364u /* "grsd" */
 
@@ -58,7 +59,7 @@
 #define GS_LINE_GROUP_A(g) (GS_LINE_GROUPS + 2u * (g))
 #define GS_LINE_GROUP_B(g) (GS_LINE_GROUPS + 2u * (g) + 1u)
 #define GS_LINE_LEAF_COUNT(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l))
-#define GS_LINE_LEAF_GEN(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l) + 1u)
+#define GS_LINE_LEAF_GEN(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l) + 1u) /* release line l */
 #define GS_STATE_LINES(n, leaves) (GS_LINE_GROUPS + 2u * (n) + 2u * (leaves))
 
 #define GS_WORD(line, word) ((line) * GS_LINE_WORDS + (word))

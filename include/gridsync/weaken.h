@@ -3,7 +3,8 @@
  * Never defined in a normal build. The test suite builds the library a second time
  * with one of these and expects its checks to fail:
  *   GS_WEAKEN_ORDER  every acquire and release becomes relaxed, fences vanish;
- *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early.
+ *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early (naive, whose
+ *                    arrivals are work-items: one group's arrivals early).
  */
 #ifndef GRIDSYNC_WEAKEN_H
 #define GRIDSYNC_WEAKEN_H

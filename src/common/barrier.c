@@ -28,6 +28,39 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
     return fallback;
 }
 
+/* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
+ * (docs/performance.md). Flip and cluster: the others poll the counter up to
+ * GS_FLIP_POLL_MAX groups; above, one line's pollers cost more than the hop that
+ * release lines add (bare harness, 1056 x 256: 1847 ns with 4 lines against 2088
+ * polling the counter; 528 x 256: 1485 against 1127). Tree: see below.
+ * GRIDSYNC_RELEASE (poll|lines) overrides. */
+#define GS_FLIP_POLL_MAX 768u
+#define GS_TREE_ROOT_POLL_MAX 1536u
+static unsigned release_form(gs_algo algo, unsigned groups)
+{
+    const char *env = getenv("GRIDSYNC_RELEASE");
+    unsigned max = algo == GS_ALGO_TREE ? GS_TREE_ROOT_POLL_MAX : GS_FLIP_POLL_MAX;
+    if (algo != GS_ALGO_TREE && algo != GS_ALGO_FLIP && algo != GS_ALGO_CLUSTER)
+        return GS_RELEASE_POLL;
+    if (env && strcmp(env, "poll") == 0)
+        return GS_RELEASE_POLL;
+    if (env && strcmp(env, "lines") == 0)
+        return GS_RELEASE_LINES;
+    return groups <= max ? GS_RELEASE_POLL : GS_RELEASE_LINES;
+}
+
+/* Flip's and cluster's release lines: one per ~264 groups, 4 to 16 (bare harness:
+ * 2112 x 64, 4 and 16 lines within 1%; 4224 x 64, 16 lines 4260 ns, 4 lines 4497).
+ * GRIDSYNC_RELEASE_LINES overrides. */
+static unsigned flip_lines(unsigned groups)
+{
+    unsigned r = groups / 264;
+    r = r < 4 ? 4 : r > 16 ? 16 : r;
+    r = env_uint("GRIDSYNC_RELEASE_LINES", r, 1024);
+    r = r == 0 ? 1 : r;
+    return r > groups ? groups : r;
+}
+
 /* Tree shape, from the H200's numbers (docs/performance.md). Up to
  * GS_TREE_ROOT_POLL_MAX groups, 8 leaves and every group polling the root is the
  * fastest (1056 x 64: 1840 ns, against 2166 ns with release lines): the hop that
@@ -36,24 +69,14 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
  * but at least 256, because a level costs more (a fence and an atomic round trip,
  * ~450 ns) than that many arrivals at one counter do (4224 x 64: 2966 ns with leaves of
  * 264, 3094 ns with leaves of 128).
- * GRIDSYNC_TREE_RELEASE (root|lines) and GRIDSYNC_TREE_FANOUT override. */
-#define GS_TREE_ROOT_POLL_MAX 1536u
+ * GRIDSYNC_RELEASE and GRIDSYNC_TREE_FANOUT override. */
 #define GS_TREE_ROOT_POLL_LEAVES 8u
 #define GS_TREE_MIN_FANOUT 256u
-static unsigned tree_release(unsigned groups)
-{
-    const char *env = getenv("GRIDSYNC_TREE_RELEASE");
-    if (env && strcmp(env, "root") == 0)
-        return GS_TREE_POLL_ROOT;
-    if (env && strcmp(env, "lines") == 0)
-        return GS_TREE_RELEASE_LINES;
-    return groups <= GS_TREE_ROOT_POLL_MAX ? GS_TREE_POLL_ROOT : GS_TREE_RELEASE_LINES;
-}
 
 static unsigned tree_fanout(unsigned groups, unsigned release)
 {
     unsigned f;
-    if (release == GS_TREE_POLL_ROOT) {
+    if (release == GS_RELEASE_POLL) {
         f = (groups + GS_TREE_ROOT_POLL_LEAVES - 1) / GS_TREE_ROOT_POLL_LEAVES;
     } else {
         f = 2;
@@ -77,7 +100,7 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
     hdr[GS_HDR_SPINNERS] = b->spinners;
     hdr[GS_HDR_LEAVES] = b->leaves;
-    hdr[GS_HDR_TREE_RELEASE] = b->release;
+    hdr[GS_HDR_RELEASE] = b->release;
     /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
     hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
@@ -120,9 +143,11 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
     b->groups = groups;
     b->timeout_ms = env_timeout_ms();
     b->spinners = dev->ops->spinners(dev);
-    b->release = algo == GS_ALGO_TREE ? tree_release(groups) : GS_TREE_POLL_ROOT;
+    b->release = release_form(algo, groups);
     unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
     b->leaves = algo == GS_ALGO_TREE ? (groups + fanout - 1) / fanout : 0;
+    if (algo != GS_ALGO_TREE && b->release == GS_RELEASE_LINES)
+        b->leaves = flip_lines(groups);
     if (algo == GS_ALGO_SHARDED) /* one counter per polling lane of a warp, at most */
         b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);
     if (algo == GS_ALGO_SHARDED && (b->leaves == 0 || b->leaves > groups))

@@ -62,7 +62,7 @@ struct gs_barrier {
     gs_algo algo;
     unsigned groups;
     unsigned leaves, spinners;
-    unsigned release; /* tree: GS_TREE_POLL_ROOT or GS_TREE_RELEASE_LINES */
+    unsigned release; /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     unsigned timeout_ms;
     size_t bytes;
     gs_mem *state;

@@ -180,6 +180,7 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
     l.params.seed = cfg->seed;
     l.params.delay = cfg->delay;
     l.params.stress = cfg->stress;
+    l.params.late = cfg->late;
     l.groups = cfg->groups;
     l.group_size = cfg->group_size;
     l.algo = b->algo;

@@ -35,9 +35,10 @@ if(TARGET gridsync_cli)
   add_test(NAME check_cuda COMMAND sh -c "\"$0\" check --backend cuda --quick; rc=$?; \
 if [ $rc -eq 2 ]; then exit 77; fi; exit $rc" $<TARGET_FILE:gridsync_cli>)
   set_tests_properties(check_cuda PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77)
-  # The tree's other release (its default above 1536 groups), at the sizes check runs.
-  add_test(NAME check_cuda_tree_lines COMMAND sh -c "\"$0\" check --backend cuda --quick --algo tree; rc=$?; \
+  # The release lines that flip, cluster (of one block) and the tree take at larger
+  # sizes, at the sizes check runs.
+  add_test(NAME check_cuda_lines COMMAND sh -c "\"$0\" check --backend cuda --quick --algo flip,tree,cluster; rc=$?; \
 if [ $rc -eq 2 ]; then exit 77; fi; exit $rc" $<TARGET_FILE:gridsync_cli>)
-  set_tests_properties(check_cuda_tree_lines PROPERTIES LABELS "cuda" TIMEOUT 300 SKIP_RETURN_CODE 77
-                       ENVIRONMENT "GRIDSYNC_TREE_RELEASE=lines")
+  set_tests_properties(check_cuda_lines PROPERTIES LABELS "cuda" TIMEOUT 300 SKIP_RETURN_CODE 77
+                       ENVIRONMENT "GRIDSYNC_RELEASE=lines;GRIDSYNC_RELEASE_LINES=3;GRIDSYNC_CLUSTER_SIZE=1")
 endif()

@@ -24,7 +24,8 @@ typedef struct gs_work_params {
     unsigned int seed;           /* message passing: values and delays */
     unsigned int delay;          /* message passing: most polls a group idles before writing */
     unsigned int stress;         /* message passing: scratch accesses per work-item per phase */
-    unsigned int reserved1;
+    unsigned int late;           /* message passing: polls the last work-item of the last
+                                  * logical group idles on top, in every phase */
 } gs_work_params;
 
 #endif

@@ -99,9 +99,14 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
     }
     /* Every work-item idles the same spins, so the whole group writes late. (Not the
      * representative alone behind a group barrier: PoCL 3.1 aborts compiling a barrier
-     * inside this switch for work-groups of 1 or 2 work-items.) */
-    if (prm->delay) {
-        gs_u32 spins = gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u);
+     * inside this switch for work-groups of 1 or 2 work-items.) One work-item of one
+     * group may idle `late` more: its write then comes after every other arrival in
+     * every phase, which a random delay makes rare, and a barrier that releases before
+     * that one arrival (a master skipping its flag, a count one short) shows. */
+    gs_u32 spins = prm->delay ? gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u) : 0u;
+    if (lg == groups - 1u && lid == lsize - 1u)
+        spins += prm->late;
+    if (spins) {
         gs_u32 sink = 0u;
         for (gs_u32 s = 0u; s < spins; ++s)
             sink += gs_load_relaxed(&c[GS_C_SCRATCH]);

@@ -39,7 +39,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_worklo
         gs_barrier_state_bytes(b, &row->state_bytes);
 
     /* Message passing with random delays on the very grid that is timed. */
-    gs_run_config mp = {GS_WORKLOAD_MP, groups, block, 0, 0x5eed0000u + groups, 64, 0, 8};
+    gs_run_config mp = {GS_WORKLOAD_MP, groups, block, 0, 0x5eed0000u + groups, 64, 0, 8, 0};
     mp.iterations = is_relaunch(algo) ? 50 : (o->quick ? 200 : 1000);
     gs_run_result r;
     if (s == GS_OK)
@@ -52,7 +52,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_worklo
         return;
     }
 
-    gs_run_config cfg = {work, groups, block, iters, 0, 0, 0, 0};
+    gs_run_config cfg = {work, groups, block, iters, 0, 0, 0, 0, 0};
     double *t = calloc(o->repeats, sizeof *t);
     s = t ? gs_run(b, &cfg, &r) : GS_ERR_OUT_OF_MEMORY; /* warm-up */
     for (unsigned i = 0; s == GS_OK && i < o->repeats; ++i) {
