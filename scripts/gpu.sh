@@ -77,7 +77,10 @@ stage() {
     return $rc
 }
 
-export ROOT OUT BUILD WORK LOGS NVCC CUOBJDUMP
+# Every experiment's CSV and JSON go into results.tar.gz (few files come back).
+RES="$WORK/results"
+mkdir -p "$RES"
+export ROOT OUT BUILD WORK LOGS NVCC CUOBJDUMP RES
 # ---- 0. the machine ----------------------------------------------------------------
 GPU_NAME=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1)
 machine_info() {
@@ -179,7 +182,7 @@ LIBSYNC="$BUILD/bench/gs_libsync"
 [ -x "$VARIANTS" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" 2>/dev/null || true; }
 # The floor: all-to-all flags, the lean tree, replicated releases, and the fence-free
 # diagnostics (not barriers) that show what the fences cost at each size.
-variants_floor() { GS_A2A=1 "$VARIANTS" quick a2a >"$OUT/variants_floor.csv"; }
+variants_floor() { GS_A2A=1 "$VARIANTS" quick a2a >"$RES/variants_floor.csv"; }
 export -f variants_floor; export VARIANTS
 [ -x "$VARIANTS" ] && stage variants_floor 90 variants_floor
 libsync() { GS_LIBSYNC_ONLY=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
@@ -204,9 +207,6 @@ else
 fi
 
 # ---- 6. the CLI -------------------------------------------------------------------------
-# Every experiment's CSV and JSON go into results.tar.gz (few files come back).
-RES="$WORK/results"
-mkdir -p "$RES"
 if [ -n "$CLI" ]; then
     stage cli_info 60 "$CLI" info
     stage cli_groups 150 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$RES/groups.json"

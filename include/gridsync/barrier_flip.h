@@ -11,8 +11,9 @@
  * the acquire, and a fence costs it 136 ns.)
  *
  * The release (g->release, chosen by the host for the group count): the others poll
- * the counter's flip bit, or, above GS_FLIP_POLL_MAX groups, the last arriver writes
- * the flip bit into release lines (gs_release_lines) and the others poll theirs. */
+ * the counter's flip bit, or, at larger sizes (src/common/barrier.c), the last arriver
+ * writes the flip bit into release lines and the others poll theirs (gs_flip_release,
+ * gs_flip_await). */
 #ifndef GRIDSYNC_BARRIER_FLIP_H
 #define GRIDSYNC_BARRIER_FLIP_H
 

@@ -9,7 +9,8 @@
  * counter's adds form a release sequence that the acquire polls of that counter read:
  * a waiter that has seen every counter complete has synchronized with every arrival.
  * With fewer polling work-items than counters (PoCL: only work-item 0 may spin), each
- * takes every spinners-th counter. */
+ * takes every spinners-th counter. (Weakened, GS_WEAKEN_COUNT, the counter of the
+ * last group ends one add short.) */
 #ifndef GRIDSYNC_BARRIER_SHARDED_H
 #define GRIDSYNC_BARRIER_SHARDED_H
 
@@ -38,7 +39,7 @@ GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
     if (g->lid < g->spinners)
         for (gs_u32 k = g->lid; k < g->leaves && why == GS_ABORT_NONE; k += g->spinners)
             why = gs_wait(g, gs_shard(g, k),
-                          t->target * gs_leaf_members(g, k) - (k == 0u ? GS_EARLY : 0u),
+                          t->target * gs_leaf_members(g, k) - (GS_EARLY && k == (g->groups - 1u) % g->leaves),
                           GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }

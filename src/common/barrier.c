@@ -29,12 +29,12 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
 }
 
 /* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
- * (docs/performance.md). Flip and cluster: the others poll the counter up to
- * GS_FLIP_POLL_MAX groups; above, one line's pollers cost more than the hop that
- * release lines add (bare harness, 1056 x 256: 1847 ns with 4 lines against 2088
- * polling the counter; 528 x 256: 1485 against 1127). Tree: see below.
+ * (docs/performance.md, tune/tune_flip*). Flip and cluster: the others poll the counter
+ * up to GS_FLIP_POLL_MAX groups (1056 x 64: 1797 ns polling, 1946 with 4 lines); above,
+ * one line's pollers cost more than the hop that release lines add (2112 x 64: 2747 ns
+ * with 4 lines, 4549 polling; 4224 x 64: 4528 against 8798). Tree: see below.
  * GRIDSYNC_RELEASE (poll|lines) overrides. */
-#define GS_FLIP_POLL_MAX 768u
+#define GS_FLIP_POLL_MAX 1536u
 #define GS_TREE_ROOT_POLL_MAX 1536u
 static unsigned release_form(gs_algo algo, unsigned groups)
 {
@@ -49,14 +49,12 @@ static unsigned release_form(gs_algo algo, unsigned groups)
     return groups <= max ? GS_RELEASE_POLL : GS_RELEASE_LINES;
 }
 
-/* Flip's and cluster's release lines: one per ~264 groups, 4 to 16 (bare harness:
- * 2112 x 64, 4 and 16 lines within 1%; 4224 x 64, 16 lines 4260 ns, 4 lines 4497).
- * GRIDSYNC_RELEASE_LINES overrides. */
+/* Flip's and cluster's release lines: 4 (2112 x 64: 2747 ns with 4, 2765 with 8, 2904
+ * with 16; 4224 x 64: 4528, 4545, 4567). GRIDSYNC_RELEASE_LINES overrides. */
+#define GS_FLIP_RELEASE_LINES 4u
 static unsigned flip_lines(unsigned groups)
 {
-    unsigned r = groups / 264;
-    r = r < 4 ? 4 : r > 16 ? 16 : r;
-    r = env_uint("GRIDSYNC_RELEASE_LINES", r, 1024);
+    unsigned r = env_uint("GRIDSYNC_RELEASE_LINES", GS_FLIP_RELEASE_LINES, 1024);
     r = r == 0 ? 1 : r;
     return r > groups ? groups : r;
 }
