@@ -170,9 +170,7 @@ GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
                                     gs_cluster_count() - GS_EARLY, gs_cluster_index() == 0u, &add);
         t->done = gs_flip_completed(old, add) ? 1u : 0u;
         t->target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
-        if (t->done) /* the cluster barrier passes what it acquires on to the members */
-            gs_flip_release(g, t->target, gs_cluster_lines(g));
-        gs_note_arrival(g);
+        gs_flip_arrived(g, t, gs_cluster_lines(g));
     }
 }
 
@@ -197,22 +195,22 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
 }
 
 /* Waiting half. A representative that has to poll checks its members first (its time
- * is spent waiting anyway); the last cluster to arrive, which acquired the others'
- * writes when it arrived, checks its members after its cluster is released, off the
- * critical path. A representative that gave up writes its verdict into its present
+ * is spent waiting anyway); the last cluster to arrive acquires the others' writes and
+ * checks its members after its cluster is released, off the critical path. A representative that gave up writes its verdict into its present
  * members before the second cluster barrier. Returns the same value on every
  * work-item of the cluster. */
 GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
 {
     gs_u32 *slot = gs_cluster_verdict_slot();
     int rep = gs_cluster_rank() == 0u && g->lid == 0u;
-    if (rep && !t->done) {
+    if (rep && t->done) {
+        (void)gs_flip_settle(g, t, gs_cluster_lines(g)); /* the cluster barrier passes it on */
+    } else if (rep) {
         gs_u32 present = gs_cluster_present(g);
         gs_u32 size = gs_cluster_size();
         gs_u32 why = present != (size >= 32u ? ~0u : (1u << size) - 1u)
                          ? GS_ABORT_TIMEOUT
-                         : gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target,
-                                         gs_cluster_lines(g));
+                         : gs_flip_settle(g, t, gs_cluster_lines(g));
         if (why != GS_ABORT_NONE)
             gs_cluster_broadcast(slot, why, present);
     }
