@@ -54,6 +54,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 namespace cg = cooperative_groups;
@@ -139,12 +140,23 @@ enum Design { D_CG, D_CG_SPLIT, D_FLIP, D_COUNT_FACQ, D_COUNT_FENCE, D_COUNT_LDA
               D_FLIP_FREL, D_FLIP_SLEEP, D_TREE2P_NOFENCE, D_TREE2P_LEAN };
 
 /* flip's arrival: returns the counter before this block's add; *last says whether the
- * add completed the episode. */
+ * add completed the episode. The add: A_RELEASE atom.release; A_FENCE_RELEASE
+ * fence.release.gpu + a relaxed add (PTX 8.6); A_NOFENCE a relaxed add, no release at
+ * all (a diagnostic, not a barrier). */
+enum { A_RELEASE, A_FENCE_RELEASE, A_NOFENCE };
+template <int ARRIVE = A_RELEASE>
 __device__ __forceinline__ unsigned flip_arrive(const Args &a, bool *last)
 {
     unsigned n = gridDim.x;
     unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-    unsigned old = gs_atom_add_release(a.st + W_CTR, add);
+    unsigned old;
+    if constexpr (ARRIVE == A_RELEASE) {
+        old = gs_atom_add_release(a.st + W_CTR, add);
+    } else {
+        if constexpr (ARRIVE == A_FENCE_RELEASE)
+            asm volatile("fence.release.gpu;" ::: "memory");
+        old = gs_atom_add_relaxed(a.st + W_CTR, add);
+    }
     *last = ((old ^ (old + add)) & 0x80000000u) != 0u;
     return old;
 }
@@ -245,14 +257,23 @@ template <> struct Barrier<D_MLF> {
 };
 
 /* Two-level arrival: block b adds to shard b % K; the last of a shard fences and adds
- * to the root. True for the block whose add completed the root. */
+ * to the root. True for the block whose add completed the root. T_LEAN: no fence before
+ * the root add (the root carries no data); T_NOFENCE: no release anywhere (a diagnostic,
+ * not a barrier). */
+enum { T_FULL, T_LEAN, T_NOFENCE };
+__device__ __forceinline__ unsigned shard_members(unsigned s, unsigned K)
+{
+    return gridDim.x / K + (s < gridDim.x % K ? 1u : 0u);
+}
+template <int T = T_FULL>
 __device__ __forceinline__ bool two_level_arrive(const Args &a, unsigned want)
 {
-    unsigned n = gridDim.x, K = a.K, s = blockIdx.x % K;
-    unsigned members = n / K + (s < n % K ? 1u : 0u);
-    if (gs_atom_add_release(a.st + W_SHARD(s), 1u) + 1u != want * members)
+    unsigned K = a.K, s = blockIdx.x % K, *shard = a.st + W_SHARD(s);
+    unsigned old = T == T_NOFENCE ? gs_atom_add_relaxed(shard, 1u) : gs_atom_add_release(shard, 1u);
+    if (old + 1u != want * shard_members(s, K))
         return false;
-    gs_fence_acq_rel(); /* the shard's writes travel on with this block's */
+    if (T == T_FULL)
+        gs_fence_acq_rel(); /* the shard's writes travel on with this block's */
     return gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
 }
 
@@ -308,24 +329,31 @@ __device__ __forceinline__ void poll_multi(const Args &a, const unsigned *p, OK 
 }
 
 /* flip variants. MODE 0: last arriver fence.acquire, polls ld.acquire; 1: relaxed polls +
- * fence.acquire; 2/4: relaxed polls with 2/4 in flight. */
-template <int MODE> struct FlipV {
+ * fence.acquire; 2/4: relaxed polls with 2/4 in flight; MODE_SLEEP: relaxed polls, each
+ * after a ~200 ns sleep (less poll traffic on the counter's slice, later detection: does
+ * the traffic slow the arrivals and their fences?). ARRIVE: flip_arrive's add; without a
+ * release (A_NOFENCE) there is no acquire either. */
+enum { MODE_SLEEP = 8 };
+template <int MODE, int ARRIVE = A_RELEASE> struct FlipV {
     __device__ void sync(const Args &a, unsigned)
     {
         __syncthreads();
         if (threadIdx.x == 0) {
             bool last;
-            unsigned old = flip_arrive(a, &last);
+            unsigned old = flip_arrive<ARRIVE>(a, &last);
             auto ok = [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; };
             if (!last) {
                 if constexpr (MODE == 0)
                     poll<P_ACQUIRE>(a, a.st + W_CTR, ok);
                 else if constexpr (MODE == 1)
                     poll<P_RELAXED>(a, a.st + W_CTR, ok);
+                else if constexpr (MODE == MODE_SLEEP)
+                    poll<P_RELAXED>(a, a.st + W_CTR, [ok](unsigned v) { __nanosleep(200); return ok(v); });
                 else
                     poll_multi<MODE>(a, a.st + W_CTR, ok);
             }
-            gs_fence_acquire();
+            if constexpr (ARRIVE != A_NOFENCE)
+                gs_fence_acquire();
         }
         __syncthreads();
     }
@@ -334,6 +362,9 @@ template <> struct Barrier<D_FLIP_FACQ> : FlipV<0> {};
 template <> struct Barrier<D_FLIP_RELAX> : FlipV<1> {};
 template <> struct Barrier<D_FLIP_MULTI2> : FlipV<2> {};
 template <> struct Barrier<D_FLIP_MULTI4> : FlipV<4> {};
+template <> struct Barrier<D_FLIP_NOFENCE> : FlipV<1, A_NOFENCE> {};
+template <> struct Barrier<D_FLIP_FREL> : FlipV<1, A_FENCE_RELEASE> {};
+template <> struct Barrier<D_FLIP_SLEEP> : FlipV<MODE_SLEEP> {};
 
 /* flip arrivals, but the release is replicated: the last arriver fences and writes K
  * release lines; block b polls line b % K. The counter line sees no polls. */
@@ -354,21 +385,6 @@ template <> struct Barrier<D_FLIPR> {
                                 [want](unsigned v) { return (int)(v - want) >= 0; });
                 gs_fence_acquire();
             }
-        }
-        __syncthreads();
-    }
-};
-
-/* two levels, everybody polls the root counter (no release lines). */
-template <> struct Barrier<D_TREE2P> {
-    __device__ void sync(const Args &a, unsigned e)
-    {
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned K = a.K, want = e + 1u;
-            if (!two_level_arrive(a, want))
-                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
-            gs_fence_acquire();
         }
         __syncthreads();
     }
@@ -418,101 +434,38 @@ template <> struct Barrier<D_A2A_S> : A2A<1, true> {};
 template <> struct Barrier<D_A2A_B> : A2A<2, true> {};
 template <> struct Barrier<D_A2A_W_NOFENCE> : A2A<0, false> {};
 
-template <> struct Barrier<D_FLIP_NOFENCE> {
-    __device__ void sync(const Args &a, unsigned)
-    {
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned n = gridDim.x;
-            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-            unsigned old = gs_atom_add_relaxed(a.st + W_CTR, add);
-            if (!(((old ^ (old + add)) & 0x80000000u) != 0u))
-                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
-        }
-        __syncthreads();
-    }
-};
-
-/* flip whose release is fence.release.gpu (PTX 8.6) + a relaxed add: is the lighter
- * fence a lighter MEMBAR? */
-template <> struct Barrier<D_FLIP_FREL> {
-    __device__ void sync(const Args &a, unsigned)
-    {
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned n = gridDim.x;
-            unsigned add = blockIdx.x == 0 ? 0x80000000u - (n - 1u) : 1u;
-            asm volatile("fence.release.gpu;" ::: "memory");
-            unsigned old = gs_atom_add_relaxed(a.st + W_CTR, add);
-            if (((old ^ (old + add)) & 0x80000000u) == 0u)
-                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
-            gs_fence_acquire();
-        }
-        __syncthreads();
-    }
-};
-
-/* flip whose waiters sleep ~200 ns before every poll: less poll traffic on the counter's
- * slice, later detection. Does the traffic slow the arrivals (and their fences)? */
-template <> struct Barrier<D_FLIP_SLEEP> {
-    __device__ void sync(const Args &a, unsigned)
-    {
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            bool last;
-            unsigned old = flip_arrive(a, &last);
-            if (!last)
-                poll<P_RELAXED>(a, a.st + W_CTR, [old](unsigned v) { __nanosleep(200); return ((v ^ old) & 0x80000000u) != 0u; });
-            gs_fence_acquire();
-        }
-        __syncthreads();
-    }
-};
-
-/* tree2p without fences: a diagnostic of what the two levels cost without them. */
-template <> struct Barrier<D_TREE2P_NOFENCE> {
+/* two levels, everybody polls the root counter (no release lines). T_LEAN: the root
+ * add carries no data (no second fence); a waiter that sees the root complete then
+ * acquires from every shard counter (lane k reads shard k, polling it if it is not yet
+ * complete there): a shard's adds form one release sequence, so reading its final count
+ * synchronizes with every member. One MEMBAR on the critical path instead of two, one
+ * more read. T_NOFENCE: the diagnostic without fences. */
+template <int T> struct Tree2P {
     __device__ void sync(const Args &a, unsigned e)
     {
+        unsigned K = a.K, want = e + 1u;
         __syncthreads();
         if (threadIdx.x == 0) {
-            unsigned n = gridDim.x, K = a.K, s = blockIdx.x % K, want = e + 1u;
-            unsigned members = n / K + (s < n % K ? 1u : 0u);
-            bool root = gs_atom_add_relaxed(a.st + W_SHARD(s), 1u) + 1u == want * members &&
-                        gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
-            if (!root)
+            if (!two_level_arrive<T>(a, want))
                 poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
+            if (T == T_FULL)
+                gs_fence_acquire();
         }
         __syncthreads();
+        if (T == T_LEAN) {
+            if (threadIdx.x < K) {
+                unsigned members = shard_members(threadIdx.x, K);
+                poll<P_RELAXED>(a, a.st + W_SHARD(threadIdx.x),
+                                [want, members](unsigned v) { return (int)(v - want * members) >= 0; });
+                gs_fence_acquire();
+            }
+            __syncthreads();
+        }
     }
 };
-
-/* two levels without the second fence: the last of a shard adds to the root relaxed, so
- * the root carries no data; a waiter that sees the root complete then acquires from every
- * shard counter (lane k reads shard k, polling it if it is not yet complete there): the
- * shard's adds form one release sequence, so reading its final count synchronizes with
- * every member. One MEMBAR on the critical path instead of two, one more read. */
-template <> struct Barrier<D_TREE2P_LEAN> {
-    __device__ void sync(const Args &a, unsigned e)
-    {
-        unsigned n = gridDim.x, K = a.K, want = e + 1u;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned s = blockIdx.x % K;
-            unsigned members = n / K + (s < n % K ? 1u : 0u);
-            bool root = gs_atom_add_release(a.st + W_SHARD(s), 1u) + 1u == want * members &&
-                        gs_atom_add_relaxed(a.st + W_ROOT, 1u) + 1u == want * K;
-            if (!root)
-                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
-        }
-        __syncthreads();
-        if (threadIdx.x < K) {
-            unsigned k = threadIdx.x, members = n / K + (k < n % K ? 1u : 0u);
-            poll<P_RELAXED>(a, a.st + W_SHARD(k), [want, members](unsigned v) { return (int)(v - want * members) >= 0; });
-            gs_fence_acquire();
-        }
-        __syncthreads();
-    }
-};
+template <> struct Barrier<D_TREE2P> : Tree2P<T_FULL> {};
+template <> struct Barrier<D_TREE2P_LEAN> : Tree2P<T_LEAN> {};
+template <> struct Barrier<D_TREE2P_NOFENCE> : Tree2P<T_NOFENCE> {};
 
 template <int D, int DATA>
 __global__ void __launch_bounds__(1024) k_var(Args a)
@@ -668,6 +621,16 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
     fflush(stdout);
 }
 
+/* One design at several K (shards, lines): rows named <prefix>_k<K>. */
+static void measure_k(const char *prefix, Kernels ks, unsigned n, unsigned t, std::initializer_list<unsigned> Ks)
+{
+    for (unsigned K : Ks) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s_k%u", prefix, K);
+        measure(nm, ks, n, t, 1, K);
+    }
+}
+
 int main(int argc, char **argv)
 {
     cudaDeviceProp p;
@@ -705,16 +668,8 @@ int main(int argc, char **argv)
             }
             measure("tree2p_k8", kernels<D_TREE2P>(), c.n, c.t, 1, 8u);
             measure("tree2p_k8_nofence", kernels<D_TREE2P_NOFENCE>(), c.n, c.t, 1, 8u);
-            for (unsigned K : {4u, 8u, 16u, 33u}) {
-                char nm[32];
-                snprintf(nm, sizeof nm, "tree2p_lean_k%u", K);
-                measure(nm, kernels<D_TREE2P_LEAN>(), c.n, c.t, 1, K);
-            }
-            for (unsigned K : {4u, 16u, 32u}) {
-                char nm[32];
-                snprintf(nm, sizeof nm, "flipr_k%u", K);
-                measure(nm, kernels<D_FLIPR>(), c.n, c.t, 1, K);
-            }
+            measure_k("tree2p_lean", kernels<D_TREE2P_LEAN>(), c.n, c.t, {4u, 8u, 16u, 33u});
+            measure_k("flipr", kernels<D_FLIPR>(), c.n, c.t, {4u, 16u, 32u});
         }
         return g_failed;
     }
@@ -725,16 +680,8 @@ int main(int argc, char **argv)
         measure("flip_relax", kernels<D_FLIP_RELAX>(), c.n, c.t, 1);
         measure("flip_multi2", kernels<D_FLIP_MULTI2>(), c.n, c.t, 1);
         measure("flip_multi4", kernels<D_FLIP_MULTI4>(), c.n, c.t, 1);
-        for (unsigned K : {4u, 16u}) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "flipr_k%u", K);
-            measure(nm, kernels<D_FLIPR>(), c.n, c.t, 1, K);
-        }
-        for (unsigned K : {8u, 16u, 33u}) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "tree2p_k%u", K);
-            measure(nm, kernels<D_TREE2P>(), c.n, c.t, 1, K);
-        }
+        measure_k("flipr", kernels<D_FLIPR>(), c.n, c.t, {4u, 16u});
+        measure_k("tree2p", kernels<D_TREE2P>(), c.n, c.t, {8u, 16u, 33u});
         if (!all)
             continue;
         measure("cg_split", kernels<D_CG_SPLIT>(), c.n, c.t, 1);
@@ -745,11 +692,7 @@ int main(int argc, char **argv)
         for (unsigned cs : {2u, 4u, 8u, 16u})
             measure("ccount", kernels<D_CCOUNT>(), c.n, c.t, cs);
         measure("mlf", kernels<D_MLF>(), c.n, c.t, 1);
-        for (unsigned K : {8u, 16u, 33u, 64u}) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "tree2_k%u", K);
-            measure(nm, kernels<D_TREE2>(), c.n, c.t, 1, K);
-        }
+        measure_k("tree2", kernels<D_TREE2>(), c.n, c.t, {8u, 16u, 33u, 64u});
     }
     return g_failed;
 }
