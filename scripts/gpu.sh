@@ -216,6 +216,10 @@ if [ -n "$CLI" ]; then
     stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
     stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
     stage cli_check 100 "$CLI" check --backend cuda
+    # The release lines flip, cluster (of one block) and the tree take above 1536 groups,
+    # at check's sizes (the ctest check_cuda_lines, where cmocka is missing).
+    stage cli_check_lines 100 env GRIDSYNC_RELEASE=lines GRIDSYNC_RELEASE_LINES=3 GRIDSYNC_CLUSTER_SIZE=1 \
+        "$CLI" check --backend cuda --quick --algo flip,tree,cluster
     # Tuning sweep: poll back-off, and flip's and cluster's two releases (polling the
     # counter; 4, 8 or 16 release lines) around the size where the host switches. (The
     # tree's sweep, tune_tree*, is the third round's: GRIDSYNC_RELEASE=poll|lines with
