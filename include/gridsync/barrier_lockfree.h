@@ -28,11 +28,13 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (g->group == 0u) {
-        if (g->lid < g->spinners)
-            for (gs_u32 j = 1u + g->lid; j < g->groups - GS_EARLY && why == GS_ABORT_NONE;
-                 j += g->spinners)
-                why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_A(j), GS_G_ARRIVED), t->target,
-                              GS_UNTIL_REACHED);
+        /* flags 1 + lid, 1 + lid + spinners, ...: all in flight at once (gs_wait_each) */
+        gs_u32 first = 1u + g->lid, end = g->groups - GS_EARLY;
+        if (g->lid < g->spinners && first < end)
+            why = gs_wait_each(g, gs_word_at(g, GS_LINE_GROUP_A(first), GS_G_ARRIVED),
+                               GS_WORD(GS_LINE_GROUP_A(g->spinners) - GS_LINE_GROUP_A(0u), 0u),
+                               (end - first + g->spinners - 1u) / g->spinners, t->target,
+                               GS_UNTIL_REACHED);
     } else if (g->lid == 0u) {
         why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_B(g->group), GS_G_RELEASE), t->target,
                       GS_UNTIL_REACHED);

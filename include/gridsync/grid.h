@@ -159,6 +159,32 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
     return GS_ABORT_NONE;
 }
 
+/* Waits until each of `count` words, `stride` words apart from w, satisfies the same
+ * condition (lockfree's master and its arrival flags). A pass reads every word not yet
+ * seen ready, with loads that do not depend on each other, so their round trips
+ * overlap; gs_wait then waits (bounded) for the first one that was not, and the next
+ * pass starts after it. Words already there cost one round trip in all, not one each. */
+GS_DEVICE gs_u32 gs_wait_each(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
+                              gs_u32 count, gs_u32 target, gs_u32 until)
+{
+    gs_u32 next = 0u;
+    while (next < count) {
+        gs_u32 late = count;
+        for (gs_u32 k = next; k < count; ++k) {
+            int ready = gs_ready(gs_poll_load(w + k * stride), target, until);
+            late = !ready && late == count ? k : late;
+        }
+        if (late == count)
+            break;
+        gs_u32 why = gs_wait(g, w + late * stride, target, until);
+        if (why != GS_ABORT_NONE)
+            return why;
+        next = late + 1u;
+    }
+    gs_poll_acquire(); /* the words a pass found ready */
+    return GS_ABORT_NONE;
+}
+
 /* What a protocol's arrival tells its wait: the value to poll for, whether the
  * representative already knows the episode is complete (it arrived last), and why the
  * arrival failed (0 = it did not). Meaningful on work-item 0; the others carry it. */
