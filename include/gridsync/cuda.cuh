@@ -196,9 +196,9 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
 
 /* Waiting half. A representative that has to poll checks its members first (its time
  * is spent waiting anyway); the last cluster to arrive acquires the others' writes and
- * checks its members after its cluster is released, off the critical path. A representative that gave up writes its verdict into its present
- * members before the second cluster barrier. Returns the same value on every
- * work-item of the cluster. */
+ * checks its members after its cluster is released, off the critical path. A
+ * representative that gave up writes its verdict into its present members before the
+ * second cluster barrier. Returns the same value on every work-item of the cluster. */
 GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
 {
     gs_u32 *slot = gs_cluster_verdict_slot();
