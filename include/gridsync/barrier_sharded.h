@@ -39,7 +39,8 @@ GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
     if (g->lid < g->spinners)
         for (gs_u32 k = g->lid; k < g->leaves && why == GS_ABORT_NONE; k += g->spinners)
             why = gs_wait(g, gs_shard(g, k),
-                          t->target * gs_leaf_members(g, k) - (GS_EARLY && k == (g->groups - 1u) % g->leaves),
+                          t->target * gs_leaf_members(g, k) -
+                              (GS_EARLY && k == (g->groups - 1u) % g->leaves ? 1u : 0u),
                           GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
