@@ -30,18 +30,19 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
 
 /* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
  * (docs/performance.md, tune/tune_flip*). Flip and cluster: the others poll the counter
- * up to GS_FLIP_POLL_MAX groups (1056 x 64: 1797 ns polling, 1946 with 4 lines); above,
- * one line's pollers cost more than the hop that release lines add (2112 x 64: 2747 ns
- * with 4 lines, 4549 polling; 4224 x 64: 4528 against 8798). Tree: see below.
+ * up to GS_FLIP_POLL_MAX groups (at 1056 it is a toss-up: 1916 ns polling, 1947 with 4
+ * lines at 64 work-items); above, one line's pollers cost more than the hop that release
+ * lines add (2112 x 64: 2750 ns with 4 lines, 4674 polling; 4224 x 64: 4531 against
+ * 8861). Tree: see below.
  * GRIDSYNC_RELEASE (poll|lines) overrides. */
 #define GS_FLIP_POLL_MAX 1536u
 #define GS_TREE_ROOT_POLL_MAX 1536u
 static unsigned release_form(gs_algo algo, unsigned groups)
 {
     const char *env = getenv("GRIDSYNC_RELEASE");
-    unsigned max = algo == GS_ALGO_TREE ? GS_TREE_ROOT_POLL_MAX : GS_FLIP_POLL_MAX;
     if (algo != GS_ALGO_TREE && algo != GS_ALGO_FLIP && algo != GS_ALGO_CLUSTER)
         return GS_RELEASE_POLL;
+    unsigned max = algo == GS_ALGO_TREE ? GS_TREE_ROOT_POLL_MAX : GS_FLIP_POLL_MAX;
     if (env && strcmp(env, "poll") == 0)
         return GS_RELEASE_POLL;
     if (env && strcmp(env, "lines") == 0)
@@ -49,8 +50,8 @@ static unsigned release_form(gs_algo algo, unsigned groups)
     return groups <= max ? GS_RELEASE_POLL : GS_RELEASE_LINES;
 }
 
-/* Flip's and cluster's release lines: 4 (2112 x 64: 2747 ns with 4, 2765 with 8, 2904
- * with 16; 4224 x 64: 4528, 4545, 4567). GRIDSYNC_RELEASE_LINES overrides. */
+/* Flip's and cluster's release lines: 4 (2112 x 64: 2750 ns with 4, 2782 with 8, 2917
+ * with 16; 4224 x 64: 4531, 4555, 4585). GRIDSYNC_RELEASE_LINES overrides. */
 #define GS_FLIP_RELEASE_LINES 4u
 static unsigned flip_lines(unsigned groups)
 {
