@@ -14,7 +14,8 @@
 #     sass.txt          the barrier instructions of every protocol's kernel
 #     logs.tar.gz       every log, the full SASS, ctest output
 # Environment: OUT (default ./gpu-out), GS_BUILD_DIR (default build-gpu),
-# GS_GPU_QUICK=1 for shorter tests.
+# GS_GPU_QUICK=1 for shorter tests, GS_GPU_ONLY=stage,stage,... to run only those
+# stages (the machine's, configure's and build's always run).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +53,10 @@ stage() {
     local name=$1 limit=$2
     shift 2
     local t0 rc status note left
+    case ",${GS_GPU_ONLY:-$name},machine,configure,build,build_tests," in
+    *",$name,"*) ;;
+    *) return 0 ;;
+    esac
     t0=$(date +%s)
     left=$((BUDGET - (t0 - START) - 5))
     [ "$left" -lt "$limit" ] && limit=$left
@@ -220,15 +225,20 @@ if [ -n "$CLI" ]; then
     # at check's sizes (the ctest check_cuda_lines, where cmocka is missing).
     stage cli_check_lines 100 env GRIDSYNC_RELEASE=lines GRIDSYNC_RELEASE_LINES=3 GRIDSYNC_CLUSTER_SIZE=1 \
         "$CLI" check --backend cuda --quick --algo flip,tree,cluster
-    # Tuning sweep: poll back-off, and flip's and cluster's two releases (polling the
-    # counter; 4, 8 or 16 release lines) around the size where the host switches. (The
-    # tree's sweep, tune_tree*, is the third round's: GRIDSYNC_RELEASE=poll|lines with
-    # GRIDSYNC_TREE_FANOUT redoes it.)
-    tune() {
-        for bo in 0 128; do
-            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,cg --groups 132,1056 \
-                --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
+    # Tuning sweep: proportional poll back-off (GRIDSYNC_BACKOFF_PS per missing arrival)
+    # for the protocols that poll a count, and flip's and cluster's two releases (polling
+    # the counter; 4, 8 or 16 release lines) around the size where the host switches.
+    # (The tree's sweep, tune_tree*, is the third round's: GRIDSYNC_RELEASE=poll|lines
+    # with GRIDSYNC_TREE_FANOUT redoes it.)
+    tune_backoff() {
+        for ps in 0 250 500 1000 2000; do
+            GRIDSYNC_BACKOFF_PS=$ps "$CLI" bench groups --backend cuda --algo central,naive,sharded,lockfree \
+                --groups 132,528,1056 --repeats 3 --csv "$RES/tune_backoff_$ps.csv" >/dev/null || return 1
+            GRIDSYNC_BACKOFF_PS=$ps "$CLI" bench groups --backend cuda --algo central,naive,sharded,lockfree \
+                --block 64 --groups 1056,2112,4224 --repeats 3 --csv "$RES/tune_backoff64_$ps.csv" >/dev/null || return 1
         done
+    }
+    tune() {
         for rel in poll lines4 lines8 lines16; do
             local n=${rel#lines}; [ "$rel" = poll ] && n=1
             GRIDSYNC_RELEASE=${rel%%[0-9]*} GRIDSYNC_RELEASE_LINES=$n "$CLI" bench groups --backend cuda \
@@ -238,8 +248,9 @@ if [ -n "$CLI" ]; then
                 --csv "$RES/tune_flip64_$rel.csv" >/dev/null || return 1
         done
     }
-    export -f tune; export CLI
+    export -f tune tune_backoff; export CLI
     export RES
+    stage tune_backoff 150 tune_backoff
     stage tune 150 tune
 fi
 

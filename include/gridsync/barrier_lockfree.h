@@ -16,28 +16,39 @@
 
 #include "gridsync/grid.h"
 
+/* Group j's arrival flag (the seed's Arrayin[j]) and release flag (Arrayout[j]). */
+GS_DEVICE GS_GLOBAL gs_word *gs_flag_in(const gs_grid *g, gs_u32 j)
+{
+    return gs_word_at(g, GS_LINE_FLAGS_IN(g->groups), j);
+}
+GS_DEVICE GS_GLOBAL gs_word *gs_flag_out(const gs_grid *g, gs_u32 j)
+{
+    return gs_word_at(g, GS_LINE_FLAGS_OUT(g->groups), j);
+}
+
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = g->episode + 1u;
-    if (g->lid == 0u) /* the arrival is the progress note */
-        gs_store_release(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), t->target);
+    if (g->lid == 0u) {
+        gs_store_release(gs_flag_in(g, g->group), t->target);
+        gs_note_arrival(g);
+    }
 }
 
 GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (g->group == 0u) {
-        /* flags 1 + lid, 1 + lid + spinners, ...: all in flight at once (gs_wait_each) */
+        /* flags 1 + lid, 1 + lid + spinners, ...: a warp's loads cover 32 neighbouring
+         * flags, and all of a work-item's are in flight at once (gs_wait_each) */
         gs_u32 first = 1u + g->lid, end = g->groups - GS_EARLY;
         if (g->lid < g->spinners && first < end)
-            why = gs_wait_each(g, gs_word_at(g, GS_LINE_GROUP_A(first), GS_G_ARRIVED),
-                               GS_WORD(GS_LINE_GROUP_A(g->spinners) - GS_LINE_GROUP_A(0u), 0u),
+            why = gs_wait_each(g, gs_flag_in(g, first), g->spinners,
                                (end - first + g->spinners - 1u) / g->spinners, t->target,
                                GS_UNTIL_REACHED);
     } else if (g->lid == 0u) {
-        why = gs_wait(g, gs_word_at(g, GS_LINE_GROUP_B(g->group), GS_G_RELEASE), t->target,
-                      GS_UNTIL_REACHED);
+        why = gs_wait(g, gs_flag_out(g, g->group), t->target, GS_UNTIL_REACHED);
     }
     /* One verdict for master and others alike: no barrier is reached on one side of a
      * branch only (PoCL 3.1 miscompiles that shape). */
@@ -45,7 +56,7 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
     if (g->group == 0u && why == GS_ABORT_NONE && 1u + g->lid < g->groups) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
         for (gs_u32 j = 1u + g->lid; j < g->groups; j += g->lsize)
-            gs_store_fenced(gs_word_at(g, GS_LINE_GROUP_B(j), GS_G_RELEASE), t->target);
+            gs_store_fenced(gs_flag_out(g, j), t->target);
     }
     return why;
 }

@@ -120,6 +120,33 @@ GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
                                   : (gs_u32)(v - target) < GS_FLIP_BIT;
 }
 
+/* How long a poller sleeps after a failed poll (CUDA: the other shims do not sleep, and
+ * gs_pause drops this expression unevaluated). A wait for a count sleeps in proportion
+ * to the counts still missing (the header's picoseconds per count, at most
+ * GS_BACKOFF_MAX_NS): proportional back-off, as for ticket locks. With thousands of
+ * groups on one counter a waiter then polls a few times per episode rather than once
+ * per round trip, and the counter's L2 slice serves arrivals instead of polls. After 16
+ * polls, any wait sleeps at least the header's fixed back-off. The header is read-only
+ * on the device, so its words come through the read-only path (gs_load_const): an L1
+ * hit after the first. A waiter's grid (g->timeout set) has no header and never sleeps. */
+#define GS_BACKOFF_MAX_NS 2048u
+GS_DEVICE gs_u32 gs_backoff_ns(const gs_grid *g, gs_u32 v, gs_u32 target, gs_u32 until,
+                               gs_u64 polls)
+{
+    if (g->timeout != 0u)
+        return 0u;
+    gs_u32 ns = 0u;
+    if (until == GS_UNTIL_REACHED) {
+        gs_u64 ps = (gs_u64)(target - v) * gs_load_const(&g->state[GS_HDR_BACKOFF_PS]);
+        ns = ps >= (gs_u64)GS_BACKOFF_MAX_NS * 1000u ? GS_BACKOFF_MAX_NS : (gs_u32)(ps / 1000u);
+    }
+    if (polls >= 16u) {
+        gs_u32 least = gs_load_const(&g->state[GS_HDR_BACKOFF]);
+        ns = ns > least ? ns : least;
+    }
+    return ns;
+}
+
 /* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
  * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
  * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
@@ -130,14 +157,12 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 {
     gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
     gs_u64 deadline = 0u;
-    gs_u32 backoff = 0u;
-    while (!gs_ready(gs_poll_load(w), target, until)) {
+    gs_u32 v;
+    while (!gs_ready(v = gs_poll_load(w), target, until)) {
         ++polls;
-        gs_pause(polls, backoff);
+        gs_pause(gs_backoff_ns(g, v, target, until, polls));
         if ((polls & 15u) != 0u)
             continue;
-        if (polls == 16u && g->timeout == 0u)
-            backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
         continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
 #endif

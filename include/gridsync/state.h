@@ -5,9 +5,9 @@
  * subset of C11, CUDA C and OpenCL C: integer macros only, no types.
  *
  * The state is an array of 32-bit words cut into lines of GS_LINE_WORDS words. Every
- * word that one group writes and another polls sits on a line of its own, so polls of
- * different groups never contend for one line and a poller never shares a line with
- * an unrelated writer.
+ * word that more than one group writes or polls sits on a line of its own, so polls of
+ * different words never contend for one line and a poller never shares a line with an
+ * unrelated writer. (The exception, lockfree's packed flags, is explained below.)
  */
 #ifndef GRIDSYNC_STATE_H
 #define GRIDSYNC_STATE_H
@@ -22,10 +22,10 @@
 #define GS_HDR_GROUPS 2u        /* groups the state was created for */
 #define GS_HDR_TIMEOUT_LO 3u    /* wait bound in clock units (ns, or polls on OpenCL) */
 #define GS_HDR_TIMEOUT_HI 4u
-/* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
+#define GS_HDR_BACKOFF_PS 5u    /* ps a poller of a count sleeps per count still missing (CUDA) */
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u        /* tree: leaves; sharded: counters; flip, cluster: release lines */
-#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
+#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps at least, once a wait is long (CUDA) */
 #define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 
 /* How a flip-counter barrier (flip, cluster, tree's root) releases its groups: every
@@ -48,19 +48,25 @@
 /* Line 2: the shared counter (central, naive, flip) or the tree's root counter. */
 #define GS_LINE_COUNTER 2u
 
-/* Lines from GS_LINE_GROUPS on: two lines per group, then the tree's two lines per leaf. */
+/* Lines from GS_LINE_GROUPS on: one line per group, written by the group itself: */
 #define GS_LINE_GROUPS 3u
-/* Per-group line A, written by the group itself: */
 #define GS_G_ARRIVED 0u /* episodes this group has arrived at (monotone, wraps at 2^32) */
 #define GS_G_VERDICT 1u /* sticky non-zero once the group decided to leave (OpenCL broadcast) */
-/* Per-group line B, written by the master group (lockfree release flag): */
-#define GS_G_RELEASE 0u
+#define GS_LINE_GROUP_A(g) (GS_LINE_GROUPS + (g))
 
-#define GS_LINE_GROUP_A(g) (GS_LINE_GROUPS + 2u * (g))
-#define GS_LINE_GROUP_B(g) (GS_LINE_GROUPS + 2u * (g) + 1u)
-#define GS_LINE_LEAF_COUNT(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l))
-#define GS_LINE_LEAF_GEN(n, l) (GS_LINE_GROUPS + 2u * (n) + 2u * (l) + 1u) /* release line l */
-#define GS_STATE_LINES(n, leaves) (GS_LINE_GROUPS + 2u * (n) + 2u * (leaves))
+/* Then lockfree's flags, packed as the seed's Arrayin and Arrayout are: one word per
+ * group, arrival flags then release flags. Only the master reads every arrival flag and
+ * writes every release flag, so packing lets one warp-wide access cover 32 groups, where
+ * a line per flag costs the master's SM one L2 request per group, twice per episode. */
+#define GS_FLAG_LINES(n) (((n) + GS_LINE_WORDS - 1u) / GS_LINE_WORDS)
+#define GS_LINE_FLAGS_IN(n) (GS_LINE_GROUPS + (n))
+#define GS_LINE_FLAGS_OUT(n) (GS_LINE_FLAGS_IN(n) + GS_FLAG_LINES(n))
+
+/* Then the tree's two lines per leaf (sharded: one counter line each; flip, cluster:
+ * the release lines). */
+#define GS_LINE_LEAF_COUNT(n, l) (GS_LINE_FLAGS_OUT(n) + GS_FLAG_LINES(n) + 2u * (l))
+#define GS_LINE_LEAF_GEN(n, l) (GS_LINE_LEAF_COUNT(n, l) + 1u) /* release line l */
+#define GS_STATE_LINES(n, leaves) GS_LINE_LEAF_COUNT(n, leaves)
 
 #define GS_WORD(line, word) ((line) * GS_LINE_WORDS + (word))
 
