@@ -225,17 +225,16 @@ if [ -n "$CLI" ]; then
     # at check's sizes (the ctest check_cuda_lines, where cmocka is missing).
     stage cli_check_lines 100 env GRIDSYNC_RELEASE=lines GRIDSYNC_RELEASE_LINES=3 GRIDSYNC_CLUSTER_SIZE=1 \
         "$CLI" check --backend cuda --quick --algo flip,tree,cluster
-    # Tuning sweep: proportional poll back-off (GRIDSYNC_BACKOFF_PS per missing arrival)
-    # for the protocols that poll a count, and flip's and cluster's two releases (polling
-    # the counter; 4, 8 or 16 release lines) around the size where the host switches.
-    # (The tree's sweep, tune_tree*, is the third round's: GRIDSYNC_RELEASE=poll|lines
-    # with GRIDSYNC_TREE_FANOUT redoes it.)
+    # Tuning sweep: poll back-off (GRIDSYNC_BACKOFF_NS, the sleep once a wait is long),
+    # and flip's and cluster's two releases (polling the counter; 4, 8 or 16 release
+    # lines) around the size where the host switches. (The tree's sweep, tune_tree*, is
+    # the third round's: GRIDSYNC_RELEASE=poll|lines with GRIDSYNC_TREE_FANOUT redoes it.)
     tune_backoff() {
-        for ps in 0 250 500 1000 2000; do
-            GRIDSYNC_BACKOFF_PS=$ps "$CLI" bench groups --backend cuda --algo central,naive,sharded,lockfree \
-                --groups 132,528,1056 --repeats 3 --csv "$RES/tune_backoff_$ps.csv" >/dev/null || return 1
-            GRIDSYNC_BACKOFF_PS=$ps "$CLI" bench groups --backend cuda --algo central,naive,sharded,lockfree \
-                --block 64 --groups 1056,2112,4224 --repeats 3 --csv "$RES/tune_backoff64_$ps.csv" >/dev/null || return 1
+        for bo in 0 128 512; do
+            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo flip,cg --groups 132,1056 \
+                --repeats 3 --csv "$RES/tune_backoff_$bo.csv" >/dev/null || return 1
+            GRIDSYNC_BACKOFF_NS=$bo "$CLI" bench groups --backend cuda --algo central,lockfree,sharded \
+                --block 64 --groups 1056,4224 --repeats 3 --csv "$RES/tune_backoff64_$bo.csv" >/dev/null || return 1
         done
     }
     tune() {
@@ -250,7 +249,7 @@ if [ -n "$CLI" ]; then
     }
     export -f tune tune_backoff; export CLI
     export RES
-    stage tune_backoff 150 tune_backoff
+    stage tune_backoff 60 tune_backoff
     stage tune 150 tune
 fi
 

@@ -120,33 +120,6 @@ GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
                                   : (gs_u32)(v - target) < GS_FLIP_BIT;
 }
 
-/* How long a poller sleeps after a failed poll (CUDA: the other shims do not sleep, and
- * gs_pause drops this expression unevaluated). A wait for a count sleeps in proportion
- * to the counts still missing (the header's picoseconds per count, at most
- * GS_BACKOFF_MAX_NS): proportional back-off, as for ticket locks. With thousands of
- * groups on one counter a waiter then polls a few times per episode rather than once
- * per round trip, and the counter's L2 slice serves arrivals instead of polls. After 16
- * polls, any wait sleeps at least the header's fixed back-off. The header is read-only
- * on the device, so its words come through the read-only path (gs_load_const): an L1
- * hit after the first. A waiter's grid (g->timeout set) has no header and never sleeps. */
-#define GS_BACKOFF_MAX_NS 2048u
-GS_DEVICE gs_u32 gs_backoff_ns(const gs_grid *g, gs_u32 v, gs_u32 target, gs_u32 until,
-                               gs_u64 polls)
-{
-    if (g->timeout != 0u)
-        return 0u;
-    gs_u32 ns = 0u;
-    if (until == GS_UNTIL_REACHED) {
-        gs_u64 ps = (gs_u64)(target - v) * gs_load_const(&g->state[GS_HDR_BACKOFF_PS]);
-        ns = ps >= (gs_u64)GS_BACKOFF_MAX_NS * 1000u ? GS_BACKOFF_MAX_NS : (gs_u32)(ps / 1000u);
-    }
-    if (polls >= 16u) {
-        gs_u32 least = gs_load_const(&g->state[GS_HDR_BACKOFF]);
-        ns = ns > least ? ns : least;
-    }
-    return ns;
-}
-
 /* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
  * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
  * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
@@ -157,12 +130,14 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 {
     gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
     gs_u64 deadline = 0u;
-    gs_u32 v;
-    while (!gs_ready(v = gs_poll_load(w), target, until)) {
+    gs_u32 backoff = 0u;
+    while (!gs_ready(gs_poll_load(w), target, until)) {
         ++polls;
-        gs_pause(gs_backoff_ns(g, v, target, until, polls));
+        gs_pause(polls, backoff);
         if ((polls & 15u) != 0u)
             continue;
+        if (polls == 16u && g->timeout == 0u)
+            backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
         continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
 #endif
@@ -185,19 +160,30 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 }
 
 /* Waits until each of `count` words, `stride` words apart from w, satisfies the same
- * condition (lockfree's master and its arrival flags). A pass reads every word not yet
- * seen ready, with loads that do not depend on each other, so their round trips
- * overlap; gs_wait then waits (bounded) for the first one that was not, and the next
- * pass starts after it. Words already there cost one round trip in all, not one each. */
+ * condition (lockfree's master and its arrival flags). A pass reads the words not yet
+ * seen ready GS_PASS_LOADS at a time, all issued before any is tested, so their round
+ * trips overlap; gs_wait then waits (bounded) for the first one that was not ready, and
+ * the next pass starts after it. 4 at a time: lockfree on an H200 was 5-17% faster than
+ * with 1 (the compiler's own unrolling) or 8 at every size measured (docs/performance.md),
+ * and more loads in flight need registers a 2048-thread SM does not have. Past the end,
+ * the last word is read again. */
+#ifndef GS_PASS_LOADS
+#define GS_PASS_LOADS 4u
+#endif
 GS_DEVICE gs_u32 gs_wait_each(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
                               gs_u32 count, gs_u32 target, gs_u32 until)
 {
     gs_u32 next = 0u;
     while (next < count) {
         gs_u32 late = count;
-        for (gs_u32 k = next; k < count; ++k) {
-            int ready = gs_ready(gs_poll_load(w + k * stride), target, until);
-            late = !ready && late == count ? k : late;
+        for (gs_u32 k = next; k < count; k += GS_PASS_LOADS) {
+            gs_u32 v[GS_PASS_LOADS];
+            for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
+                v[i] = gs_poll_load(w + (k + i < count ? k + i : count - 1u) * stride);
+            for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
+                late = !gs_ready(v[i], target, until) && late == count
+                           ? (k + i < count ? k + i : count - 1u)
+                           : late;
         }
         if (late == count)
             break;

@@ -68,8 +68,7 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 }
 
 /* Threads outnumber cores in every test: a spinner must give its core away. */
-#define gs_pause(ns) sched_yield()
-#define gs_load_const(p) gs_load_relaxed(p)
+#define gs_pause(polls, backoff_ns) ((void)(polls), (void)(backoff_ns), sched_yield())
 
 /* C11's clock, so the header needs no POSIX feature macro in user code. */
 GS_DEVICE gs_u64 gs_clock_ns(void)

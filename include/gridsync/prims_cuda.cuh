@@ -108,12 +108,10 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 #define gs_poll_load(p) gs_ld_relaxed(p)
 #define gs_poll_acquire() gs_fence_acquire()
 
-/* A poller's sleep (gs_backoff_ns): fewer requests queue at the L2 slice that holds the
- * polled line, and the arrival that ends the wait gets there sooner. */
-#define gs_pause(ns) do { gs_u32 gs_ns_ = (ns); if (gs_ns_) __nanosleep(gs_ns_); } while (0)
-
-/* The header, read-only while a kernel runs: the non-coherent path, cached in L1. */
-#define gs_load_const(p) __ldg(p)
+/* Back off a little once a wait is slow (gs_wait passes 0 for its first 16 polls):
+ * fewer requests queue at the L2 slice that holds the polled line, and the arrival that
+ * ends the wait gets there sooner. */
+#define gs_pause(polls, backoff_ns) do { (void)(polls); if (backoff_ns) __nanosleep(backoff_ns); } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)
 {

@@ -22,10 +22,10 @@
 #define GS_HDR_GROUPS 2u        /* groups the state was created for */
 #define GS_HDR_TIMEOUT_LO 3u    /* wait bound in clock units (ns, or polls on OpenCL) */
 #define GS_HDR_TIMEOUT_HI 4u
-#define GS_HDR_BACKOFF_PS 5u    /* ps a poller of a count sleeps per count still missing (CUDA) */
+/* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
 #define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u        /* tree: leaves; sharded: counters; flip, cluster: release lines */
-#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps at least, once a wait is long (CUDA) */
+#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
 #define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 
 /* How a flip-counter barrier (flip, cluster, tree's root) releases its groups: every

@@ -88,16 +88,6 @@ static unsigned tree_fanout(unsigned groups, unsigned release)
     return f < 2 ? 2 : f;
 }
 
-/* Proportional back-off (grid.h, gs_backoff_ns): what a poller of a count sleeps per
- * count still missing, in picoseconds. Naive counts work-items, and a warp's adds reach
- * the L2 as one request: a 32nd of a group's. GRIDSYNC_BACKOFF_PS overrides (0: off). */
-#define GS_BACKOFF_PS_PER_ARRIVAL 500u
-static unsigned backoff_ps(gs_algo algo)
-{
-    unsigned ps = env_uint("GRIDSYNC_BACKOFF_PS", GS_BACKOFF_PS_PER_ARRIVAL, 1000000);
-    return algo == GS_ALGO_NAIVE ? ps / 32u : ps;
-}
-
 static gs_status write_header(gs_barrier *b)
 {
     uint32_t hdr[GS_LINE_WORDS] = {0};
@@ -112,7 +102,6 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_RELEASE] = b->release;
     /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
     hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
-    hdr[GS_HDR_BACKOFF_PS] = backoff_ps(b->algo);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
 }
 
