@@ -30,10 +30,10 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
 
 /* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
  * (docs/performance.md, tune/tune_flip*). Flip and cluster: the others poll the counter
- * up to GS_FLIP_POLL_MAX groups (at 1056 it is a toss-up: 1916 ns polling, 1947 with 4
+ * up to GS_FLIP_POLL_MAX groups (at 1056 it is a toss-up: 1923 ns polling, 1952 with 4
  * lines at 64 work-items); above, one line's pollers cost more than the hop that release
- * lines add (2112 x 64: 2750 ns with 4 lines, 4674 polling; 4224 x 64: 4531 against
- * 8861). Tree: see below.
+ * lines add (2112 x 64: 2773 ns with 4 lines, 4704 polling; 4224 x 64: 4576 against
+ * 8833). Tree: see below.
  * GRIDSYNC_RELEASE (poll|lines) overrides. */
 #define GS_FLIP_POLL_MAX 1536u
 #define GS_TREE_ROOT_POLL_MAX 1536u
@@ -50,8 +50,8 @@ static unsigned release_form(gs_algo algo, unsigned groups)
     return groups <= max ? GS_RELEASE_POLL : GS_RELEASE_LINES;
 }
 
-/* Flip's and cluster's release lines: 4 (2112 x 64: 2750 ns with 4, 2782 with 8, 2917
- * with 16; 4224 x 64: 4531, 4555, 4585). GRIDSYNC_RELEASE_LINES overrides. */
+/* Flip's and cluster's release lines: 4 (2112 x 64: 2773 ns with 4, 2774 with 8, 2873
+ * with 16; 4224 x 64: 4576, 4585, 4578). GRIDSYNC_RELEASE_LINES overrides. */
 #define GS_FLIP_RELEASE_LINES 4u
 static unsigned flip_lines(unsigned groups)
 {
