@@ -163,8 +163,8 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
  * condition (lockfree's master and its arrival flags). A pass reads the words not yet
  * seen ready GS_PASS_LOADS at a time, all issued before any is tested, so their round
  * trips overlap; gs_wait then waits (bounded) for the first one that was not ready, and
- * the next pass starts after it. 4 at a time: lockfree on an H200 was 5-17% faster than
- * with 1 (the compiler's own unrolling) or 8 at every size measured (docs/performance.md),
+ * the next pass starts after it. 4 at a time: lockfree on an H200 was 1-17% faster than
+ * with 1 (the compiler's own unrolling) or 8 at each of six sizes (docs/performance.md),
  * and more loads in flight need registers a 2048-thread SM does not have. Past the end,
  * the last word is read again. */
 #ifndef GS_PASS_LOADS
