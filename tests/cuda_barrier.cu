@@ -431,6 +431,14 @@ static void test_2d_launch()
     const dim3 blocks[] = {dim3(block), dim3(block / 2, 2), dim3(block)};
     unsigned *out = nullptr;
     cudaMalloc(&out, (size_t)groups * block * 4);
+    std::vector<unsigned> h((size_t)groups * block);
+    auto past_barrier = [&]() { /* work-items that got past plain_kernel's barrier */
+        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
+        unsigned n = 0;
+        for (unsigned v : h)
+            n += v == 2u;
+        return n;
+    };
     for (int i = 0; i < 3; ++i) {
         gs_barrier *b = nullptr;
         void *state = nullptr;
@@ -443,13 +451,9 @@ static void test_2d_launch()
         plain_kernel<<<grids[i], blocks[i]>>>((gs_word *)state, out);
         cudaError_t e = cudaDeviceSynchronize();
         unsigned reason = 0;
-        std::vector<unsigned> h((size_t)groups * block);
         cudaMemcpy(&reason, (char *)state + GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4, 4,
                    cudaMemcpyDeviceToHost);
-        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
-        unsigned passed = 0;
-        for (unsigned v : h)
-            passed += v == 2u;
+        unsigned passed = past_barrier();
         CHECK(e == cudaSuccess && reason == GS_ABORT_BAD_GRID && passed == 0,
               "grid (%u,%u,%u) block (%u,%u,%u): %s, abort reason %u, %u past the barrier", grids[i].x,
               grids[i].y, grids[i].z, blocks[i].x, blocks[i].y, blocks[i].z, cudaGetErrorString(e),
@@ -458,10 +462,7 @@ static void test_2d_launch()
         EXPECT_STATUS(gs_barrier_reset(b), GS_OK, "reset after the 2-D launch");
         plain_kernel<<<groups, block>>>((gs_word *)state, out);
         e = cudaDeviceSynchronize();
-        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
-        passed = 0;
-        for (unsigned v : h)
-            passed += v == 2u;
+        passed = past_barrier();
         CHECK(e == cudaSuccess && passed == groups * block, "1-D launch after the 2-D one: %u of %u",
               passed, groups * block);
         gs_barrier_destroy(b);

@@ -166,7 +166,7 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
  * the next pass starts after it. 4 at a time: lockfree on an H200 was 1-17% faster than
  * with 1 (the compiler's own unrolling) or 8 at each of six sizes (docs/performance.md),
  * and more loads in flight need registers a 2048-thread SM does not have. Past the end,
- * the last word is read again. */
+ * the last word is read again (so that no load waits on a branch) and not tested. */
 #ifndef GS_PASS_LOADS
 #define GS_PASS_LOADS 4u
 #endif
@@ -181,9 +181,8 @@ GS_DEVICE gs_u32 gs_wait_each(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 str
             for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
                 v[i] = gs_poll_load(w + (k + i < count ? k + i : count - 1u) * stride);
             for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
-                late = !gs_ready(v[i], target, until) && late == count
-                           ? (k + i < count ? k + i : count - 1u)
-                           : late;
+                late = k + i < count && !gs_ready(v[i], target, until) && late == count ? k + i
+                                                                                       : late;
         }
         if (late == count)
             break;
