@@ -10,20 +10,35 @@
  * any number of groups works with any group size. A master work-item releases its
  * flags with one fence and plain (relaxed) stores, not one release store (one fence)
  * per flag. The master's release happens in its wait, so in the split-phase form the
- * master's gs_wait_token should come early. */
+ * master's gs_wait_token should come early. Flags compare for equality (a flag holds its
+ * group's episode or the one before), so a shim may keep them modulo 256 (CUDA: bytes). */
 #ifndef GRIDSYNC_BARRIER_LOCKFREE_H
 #define GRIDSYNC_BARRIER_LOCKFREE_H
 
 #include "gridsync/grid.h"
 
-/* Group j's arrival flag (the seed's Arrayin[j]) and release flag (Arrayout[j]). */
-GS_DEVICE GS_GLOBAL gs_word *gs_flag_in(const gs_grid *g, gs_u32 j)
+/* The state word w of the arrival flags (the seed's Arrayin) or of the release flags
+ * (Arrayout). Group j > 0 has flag j - 1 of each, flag k being flag k % GS_FLAG_PACK of
+ * word k / GS_FLAG_PACK (grid.h). The master has none: its own arrival releases nothing
+ * (its group's writes are released by the fence before its release flags), so it takes
+ * no fence to arrive and polls no flag of its own. */
+GS_DEVICE GS_GLOBAL gs_word *gs_flags_in(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_IN(g->groups), j);
+    return gs_word_at(g, GS_LINE_FLAGS_IN(g->groups), w);
 }
-GS_DEVICE GS_GLOBAL gs_word *gs_flag_out(const gs_grid *g, gs_u32 j)
+GS_DEVICE GS_GLOBAL gs_word *gs_flags_out(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_OUT(g->groups), j);
+    return gs_word_at(g, GS_LINE_FLAGS_OUT(g->groups), w);
+}
+
+/* The arrival flags the master waits for: [0, end), in words [0, gs_lockfree_words). */
+GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
+{
+    return g->groups - 1u > GS_EARLY ? g->groups - 1u - GS_EARLY : 0u;
+}
+GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
+{
+    return (gs_lockfree_end(g) + GS_FLAG_PACK - 1u) / GS_FLAG_PACK;
 }
 
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
@@ -31,7 +46,16 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
     gs_group_barrier();
     t->target = g->episode + 1u;
     if (g->lid == 0u) {
-        gs_store_release(gs_flag_in(g, g->group), t->target);
+        if (g->group != 0u) {
+            gs_u32 k = g->group - 1u;
+            gs_flag_store_release(gs_flags_in(g, k / GS_FLAG_PACK), k % GS_FLAG_PACK, t->target);
+        } else {
+            /* The master tests every flag of a word it polls (no mask: gs_wait_flags), so
+             * it fills the flags past the end of the last word itself; they release nothing. */
+            for (gs_u32 k = gs_lockfree_end(g); k < gs_lockfree_words(g) * GS_FLAG_PACK; ++k)
+                gs_flag_store_relaxed(gs_flags_in(g, k / GS_FLAG_PACK), k % GS_FLAG_PACK,
+                                      t->target);
+        }
         gs_note_arrival(g);
     }
 }
@@ -40,23 +64,24 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (g->group == 0u) {
-        /* flags 1 + lid, 1 + lid + spinners, ...: a warp's loads cover 32 neighbouring
-         * flags, and all of a work-item's are in flight at once (gs_wait_each) */
-        gs_u32 first = 1u + g->lid, end = g->groups - GS_EARLY;
-        if (g->lid < g->spinners && first < end)
-            why = gs_wait_each(g, gs_flag_in(g, first), g->spinners,
-                               (end - first + g->spinners - 1u) / g->spinners, t->target,
-                               GS_UNTIL_REACHED);
+        /* words lid, lid + spinners, ...: a warp's loads cover 32 neighbouring words, and
+         * all of a work-item's are in flight at once (gs_wait_flags) */
+        gs_u32 words = gs_lockfree_words(g);
+        if (g->lid < g->spinners && g->lid < words)
+            why = gs_wait_flags(g, gs_flags_in(g, g->lid), g->spinners,
+                                (words - g->lid + g->spinners - 1u) / g->spinners, t->target);
     } else if (g->lid == 0u) {
-        why = gs_wait(g, gs_flag_out(g, g->group), t->target, GS_UNTIL_REACHED);
+        gs_u32 k = g->group - 1u;
+        why = gs_wait_masked(g, gs_flags_out(g, k / GS_FLAG_PACK), t->target, GS_UNTIL_FLAGS,
+                             gs_flag_mask(k % GS_FLAG_PACK));
     }
     /* One verdict for master and others alike: no barrier is reached on one side of a
      * branch only (PoCL 3.1 miscompiles that shape). */
     why = gs_group_verdict(g, why);
-    if (g->group == 0u && why == GS_ABORT_NONE && 1u + g->lid < g->groups) {
+    if (g->group == 0u && why == GS_ABORT_NONE) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-        for (gs_u32 j = 1u + g->lid; j < g->groups; j += g->lsize)
-            gs_store_fenced(gs_flag_out(g, j), t->target);
+        for (gs_u32 w = g->lid; w < (g->groups - 1u + GS_FLAG_PACK - 1u) / GS_FLAG_PACK; w += g->lsize)
+            gs_flags_store_fenced(gs_flags_out(g, w), t->target);
     }
     return why;
 }

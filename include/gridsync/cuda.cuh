@@ -187,7 +187,7 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
     gs_u32 present = 1u;
     for (gs_u32 r = 1u; r < size && r < 32u; ++r)
         if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group + r), GS_G_ARRIVED)),
-                     g->episode + 1u, GS_UNTIL_REACHED)) /* later: the check may come late */
+                     g->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
             present |= 1u << r;
     if (present != all)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);

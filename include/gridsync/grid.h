@@ -6,6 +6,24 @@
 #define GRIDSYNC_GRID_H
 
 #include "gridsync/state.h"
+
+/* lockfree's flags: a shim may pack GS_FLAG_PACK of them into one state word, polled
+ * together (CUDA: bytes, prims_cuda.cuh). By default a flag is a word of its own:
+ *   gs_flag_poll(p)                 the flags of word p, flag k under gs_flag_mask(k)
+ *   gs_flag_store_release(p, k, v)  flag k of word p := v, a release
+ *   gs_flag_store_relaxed(p, k, v)
+ *   gs_flags_store_fenced(p, v)     every flag of word p := v (after gs_fence_acq_rel)
+ *   gs_flag_splat(v)                v as every flag of a word holds it */
+#ifndef GS_FLAG_PACK
+#define GS_FLAG_PACK 1u
+#define gs_flag_poll(p) gs_poll_load(p)
+#define gs_flag_store_release(p, k, v) gs_store_release((p), (v))
+#define gs_flag_store_relaxed(p, k, v) gs_store_relaxed((p), (v))
+#define gs_flags_store_fenced(p, v) gs_store_fenced((p), (v))
+#define gs_flag_splat(v) (v)
+#define gs_flag_mask(k) 0xffffffffu
+#endif
+
 #include "gridsync/weaken.h"
 
 /* Kept in registers for the whole kernel: made once by gs_grid_begin. What only a slow
@@ -113,11 +131,19 @@ GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 /* What a wait waits for. */
 #define GS_UNTIL_REACHED 0u /* the word has reached target (modulo 2^32) */
 #define GS_UNTIL_FLIP 1u    /* the word's flip bit equals target */
+#define GS_UNTIL_FLAGS 2u   /* every flag of the word under mask equals target (as a flag holds it) */
 
-GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
+GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until, gs_u32 mask)
 {
-    return until == GS_UNTIL_FLIP ? (v & GS_FLIP_BIT) == target
-                                  : (gs_u32)(v - target) < GS_FLIP_BIT;
+    return until == GS_UNTIL_FLIP    ? (v & GS_FLIP_BIT) == target
+           : until == GS_UNTIL_FLAGS ? ((v ^ gs_flag_splat(target)) & mask) == 0u
+                                     : (gs_u32)(v - target) < GS_FLIP_BIT;
+}
+
+/* One poll of w for gs_ready. */
+GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
+{
+    return until == GS_UNTIL_FLAGS ? gs_flag_poll(w) : gs_poll_load(w);
 }
 
 /* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
@@ -126,12 +152,13 @@ GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until)
  * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
  * word and the clock, so the fast path costs nothing extra. Returns 0 when the
  * condition holds, else why the caller must leave. */
-GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
+GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
+                                gs_u32 until, gs_u32 mask)
 {
     gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
     gs_u64 deadline = 0u;
     gs_u32 backoff = 0u;
-    while (!gs_ready(gs_poll_load(w), target, until)) {
+    while (!gs_ready(gs_poll_word(w, until), target, until, mask)) {
         ++polls;
         gs_pause(polls, backoff);
         if ((polls & 15u) != 0u)
@@ -158,38 +185,56 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
     gs_poll_acquire();
     return GS_ABORT_NONE;
 }
+GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
+{
+    return gs_wait_masked(g, w, target, until, 0xffffffffu);
+}
 
-/* Waits until each of `count` words, `stride` words apart from w, satisfies the same
- * condition (lockfree's master and its arrival flags). A pass reads the words not yet
- * seen ready GS_PASS_LOADS at a time, all issued before any is tested, so their round
- * trips overlap; gs_wait then waits (bounded) for the first one that was not ready, and
- * the next pass starts after it. 4 at a time: lockfree on an H200 was 1-17% faster than
- * with 1 (the compiler's own unrolling) or 8 at each of six sizes (docs/performance.md),
- * and more loads in flight need registers a 2048-thread SM does not have. Past the end,
- * the last word is read again (so that no load waits on a branch) and not tested. */
+/* Waits until every flag of `count` words, `stride` words apart from w, equals target
+ * (lockfree's master and its arrival flags), 32 words at a time. A first pass reads
+ * every word, GS_PASS_LOADS loads issued before any is tested so that their round trips
+ * overlap, and keeps the words not yet ready in a mask; then gs_wait_masked waits
+ * (bounded) for the first of those, and a pass over the others re-reads only them.
+ * Re-reading every word after the first laggard cost lockfree a whole pass again at
+ * 2112 and 4224 groups (docs/performance.md, sixth round). 4 loads at a time: lockfree
+ * on an H200 was 1-17% faster than with 1 or 8 at each of six sizes, and more loads in
+ * flight need registers a 2048-thread SM does not have (so every flag of a word is
+ * tested: one more register for a mask made the CUDA kernel spill). Where a pass has
+ * fewer words left than loads, the last one is read again (no load waits on a branch). */
 #ifndef GS_PASS_LOADS
 #define GS_PASS_LOADS 4u
 #endif
-GS_DEVICE gs_u32 gs_wait_each(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
-                              gs_u32 count, gs_u32 target, gs_u32 until)
+#ifndef GS_REPASS_LOADS
+#define GS_REPASS_LOADS 2u
+#endif
+GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
+                               gs_u32 count, gs_u32 target)
 {
-    gs_u32 next = 0u;
-    while (next < count) {
-        gs_u32 late = count;
-        for (gs_u32 k = next; k < count; k += GS_PASS_LOADS) {
-            gs_u32 v[GS_PASS_LOADS];
-            for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
-                v[i] = gs_poll_load(w + (k + i < count ? k + i : count - 1u) * stride);
-            for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
-                late = k + i < count && !gs_ready(v[i], target, until) && late == count ? k + i
-                                                                                       : late;
+    for (gs_u32 base = 0u; base < count; base += 32u, w += 32u * stride) {
+        gs_u32 n = count - base;
+        gs_u32 pending = n >= 32u ? 0xffffffffu : (1u << n) - 1u;
+        for (;;) {
+            for (gs_u32 todo = pending; todo != 0u;) {
+                gs_u32 at[GS_PASS_LOADS], v[GS_PASS_LOADS];
+                for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i) {
+                    at[i] = gs_lowest_bit(todo != 0u ? todo : pending);
+                    todo &= todo - 1u;
+                }
+                for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
+                    v[i] = gs_flag_poll(w + at[i] * stride);
+                for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
+                    pending &= gs_ready(v[i], target, GS_UNTIL_FLAGS, 0xffffffffu)
+                                   ? ~(1u << at[i])
+                                   : 0xffffffffu;
+            }
+            if (pending == 0u)
+                break;
+            gs_u32 why = gs_wait_masked(g, w + gs_lowest_bit(pending) * stride, target,
+                                        GS_UNTIL_FLAGS, 0xffffffffu);
+            if (why != GS_ABORT_NONE)
+                return why;
+            pending &= pending - 1u;
         }
-        if (late == count)
-            break;
-        gs_u32 why = gs_wait(g, w + late * stride, target, until);
-        if (why != GS_ABORT_NONE)
-            return why;
-        next = late + 1u;
     }
     gs_poll_acquire(); /* the words a pass found ready */
     return GS_ABORT_NONE;

@@ -79,4 +79,7 @@ GS_DEVICE gs_u64 gs_clock_ns(void)
 }
 #define gs_clock(polls) gs_clock_ns()
 
+/* Index of the lowest set bit (lockfree's master: its words not yet seen). */
+#define gs_lowest_bit(x) ((gs_u32)__builtin_ctz(x)) /* x != 0; GCC and Clang */
+
 #endif

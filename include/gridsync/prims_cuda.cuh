@@ -76,6 +76,40 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
     return o;
 }
 
+/* lockfree's flags (barrier_lockfree.h): one byte per group, four to a state word, so
+ * that one 32-bit load polls four groups. The master's polls are limited by registers
+ * (a load in flight holds one until its result is tested, and 2048 threads per SM leave
+ * 32 each), so four flags per register is four times the flags in flight. PTX models a
+ * vector access as one scalar access per element: a .v4.u8 load is four byte loads,
+ * each overlapping exactly one byte store, so no access is mixed-size. Flag k of a word
+ * is byte k (little-endian), and a flag holds its episode number modulo 256. */
+#define GS_FLAG_PACK 4u
+GS_DEVICE gs_u32 gs_flag_poll_cuda(const gs_word *p)
+{
+    gs_u32 a, b, c, d;
+    asm volatile("ld.relaxed.gpu.v4.u8 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(p) : "memory");
+    return (a & 0xffu) | ((b & 0xffu) << 8) | ((c & 0xffu) << 16) | (d << 24);
+}
+GS_DEVICE void gs_flag_st_release(gs_word *p, gs_u32 k, gs_u32 v)
+{
+    asm volatile("st.release.gpu.u8 [%0], %1;" ::"l"((unsigned char *)p + k), "r"(v) : "memory");
+}
+GS_DEVICE void gs_flag_st_relaxed(gs_word *p, gs_u32 k, gs_u32 v)
+{
+    asm volatile("st.relaxed.gpu.u8 [%0], %1;" ::"l"((unsigned char *)p + k), "r"(v) : "memory");
+}
+GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
+{
+    asm volatile("st.relaxed.gpu.v4.u8 [%0], {%1, %1, %1, %1};" ::"l"(p), "r"(v) : "memory");
+}
+#define gs_flag_poll(p) gs_flag_poll_cuda(p)
+#define gs_flag_store_release(p, k, v) gs_flag_st_release((p), (k), (v))
+#define gs_flag_store_relaxed(p, k, v) gs_flag_st_relaxed((p), (k), (v))
+#define gs_flags_store_fenced(p, v) gs_flags_st_relaxed((p), (v))
+#define gs_flag_splat(v) (((v) & 0xffu) * 0x01010101u)
+#define gs_flag_mask(k) (0xffu << (8u * (k)))
+
 #define gs_load_relaxed(p) gs_ld_relaxed(p)
 #define gs_load_acquire(p) gs_ld_acquire(p)
 #define gs_store_relaxed(p, v) gs_st_relaxed((p), (v))
@@ -120,5 +154,8 @@ GS_DEVICE gs_u64 gs_globaltimer(void)
     return t;
 }
 #define gs_clock(polls) gs_globaltimer()
+
+/* Index of the lowest set bit (lockfree's master: its words not yet seen). */
+#define gs_lowest_bit(x) ((gs_u32)__ffs((int)(x)) - 1u) /* x != 0 */
 
 #endif

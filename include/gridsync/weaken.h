@@ -21,6 +21,7 @@
 #undef gs_fence_acquire
 #undef gs_poll_load
 #undef gs_poll_acquire
+#undef gs_flag_store_release
 #define gs_load_acquire(p) gs_load_relaxed(p)
 #define gs_store_release(p, v) gs_store_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_fetch_add_relaxed((p), (v))
@@ -32,6 +33,7 @@
 #define gs_fence_acquire() ((void)0)
 #define gs_poll_load(p) gs_load_relaxed(p)
 #define gs_poll_acquire() ((void)0)
+#define gs_flag_store_release(p, k, v) gs_flag_store_relaxed((p), (k), (v))
 #endif
 
 #if defined(GS_WEAKEN_COUNT) && GS_WEAKEN_COUNT
