@@ -41,11 +41,6 @@ GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
     return (gs_lockfree_end(g) + GS_FLAG_PACK - 1u) / GS_FLAG_PACK;
 }
 
-/* Release flags per word: GS_FLAG_PACK, or 1 (a word per group, polled by one group). */
-#ifndef GS_RELEASE_PACK
-#define GS_RELEASE_PACK GS_FLAG_PACK
-#endif
-
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
@@ -77,25 +72,16 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
                                 (words - g->lid + g->spinners - 1u) / g->spinners, t->target);
     } else if (g->lid == 0u) {
         gs_u32 k = g->group - 1u;
-#if GS_RELEASE_PACK == 1
-        why = gs_wait(g, gs_flags_out(g, k), t->target, GS_UNTIL_REACHED);
-#else
         why = gs_wait_masked(g, gs_flags_out(g, k / GS_FLAG_PACK), t->target, GS_UNTIL_FLAGS,
                              gs_flag_mask(k % GS_FLAG_PACK));
-#endif
     }
     /* One verdict for master and others alike: no barrier is reached on one side of a
      * branch only (PoCL 3.1 miscompiles that shape). */
     why = gs_group_verdict(g, why);
     if (g->group == 0u && why == GS_ABORT_NONE) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-#if GS_RELEASE_PACK == 1
-        for (gs_u32 w = g->lid; w < g->groups - 1u; w += g->lsize)
-            gs_store_fenced(gs_flags_out(g, w), t->target);
-#else
         for (gs_u32 w = g->lid; w < (g->groups - 1u + GS_FLAG_PACK - 1u) / GS_FLAG_PACK; w += g->lsize)
             gs_flags_store_fenced(gs_flags_out(g, w), t->target);
-#endif
     }
     return why;
 }

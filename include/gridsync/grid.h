@@ -146,66 +146,41 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
     return until == GS_UNTIL_FLAGS ? gs_flag_poll(w) : gs_poll_load(w);
 }
 
-/* What a spin keeps between its polls, and what it does after one that failed: pause
- * (gs_pause, with the header's back-off once the spin is slow), and every 16th time look
- * at the abort word and the clock, so the fast path costs nothing extra. Returns 0 to
- * poll again, else why the caller must leave. */
-typedef struct gs_spin {
-    gs_u64 polls; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
-    gs_u64 deadline;
-    gs_u32 backoff;
-} gs_spin;
-
-GS_DEVICE gs_spin gs_spin_start(void)
-{
-    gs_spin s;
-    s.polls = 0u;
-    s.deadline = 0u;
-    s.backoff = 0u;
-    return s;
-}
-
-GS_DEVICE gs_u32 gs_spin_failed(const gs_grid *g, gs_spin *s)
-{
-    ++s->polls;
-    gs_pause(s->polls, s->backoff);
-    if ((s->polls & 15u) != 0u)
-        return GS_ABORT_NONE;
-    if (s->polls == 16u && g->timeout == 0u)
-        s->backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
-#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
-    return GS_ABORT_NONE; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
-#else
-    if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
-        return GS_ABORT_PEER;
-    gs_u64 now = gs_clock(s->polls);
-    if (s->deadline == 0u) {
-        gs_u64 bound = g->timeout;
-        if (bound == 0u)
-            bound = (gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
-                    ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32);
-        s->deadline = now + bound;
-    } else if (now >= s->deadline) {
-        gs_raise_abort(g, GS_ABORT_TIMEOUT);
-        return GS_ABORT_TIMEOUT;
-    }
-    return GS_ABORT_NONE;
-#endif
-}
-
-/* The spin every protocol waits with. Polls with the shim's gs_poll_load (or
- * gs_flag_poll) and, once the condition holds, takes the acquire with gs_poll_acquire
- * (an acquire load per poll on the cpu and OpenCL; on CUDA relaxed polls and one
- * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Returns 0
- * when the condition holds, else why the caller must leave. */
+/* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
+ * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
+ * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
+ * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
+ * word and the clock, so the fast path costs nothing extra. Returns 0 when the
+ * condition holds, else why the caller must leave. */
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
                                 gs_u32 until, gs_u32 mask)
 {
-    gs_spin s = gs_spin_start();
+    gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
+    gs_u64 deadline = 0u;
+    gs_u32 backoff = 0u;
     while (!gs_ready(gs_poll_word(w, until), target, until, mask)) {
-        gs_u32 why = gs_spin_failed(g, &s);
-        if (why != GS_ABORT_NONE)
-            return why;
+        ++polls;
+        gs_pause(polls, backoff);
+        if ((polls & 15u) != 0u)
+            continue;
+        if (polls == 16u && g->timeout == 0u)
+            backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
+#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
+        continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
+#endif
+        if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
+            return GS_ABORT_PEER;
+        gs_u64 now = gs_clock(polls);
+        if (deadline == 0u) {
+            gs_u64 bound = g->timeout;
+            if (bound == 0u)
+                bound = (gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
+                        ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32);
+            deadline = now + bound;
+        } else if (now >= deadline) {
+            gs_raise_abort(g, GS_ABORT_TIMEOUT);
+            return GS_ABORT_TIMEOUT;
+        }
     }
     gs_poll_acquire();
     return GS_ABORT_NONE;
@@ -229,8 +204,8 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 #ifndef GS_PASS_LOADS
 #define GS_PASS_LOADS 4u
 #endif
-#ifndef GS_FLAGS_WAIT_FIRST
-#define GS_FLAGS_WAIT_FIRST 1
+#ifndef GS_REPASS_LOADS
+#define GS_REPASS_LOADS 2u
 #endif
 GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
                                gs_u32 count, gs_u32 target)
@@ -238,9 +213,6 @@ GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 st
     for (gs_u32 base = 0u; base < count; base += 32u, w += 32u * stride) {
         gs_u32 n = count - base;
         gs_u32 pending = n >= 32u ? 0xffffffffu : (1u << n) - 1u;
-#if !GS_FLAGS_WAIT_FIRST
-        gs_spin spin = gs_spin_start();
-#endif
         for (;;) {
             for (gs_u32 todo = pending; todo != 0u;) {
                 gs_u32 at[GS_PASS_LOADS], v[GS_PASS_LOADS];
@@ -257,17 +229,11 @@ GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 st
             }
             if (pending == 0u)
                 break;
-#if GS_FLAGS_WAIT_FIRST
             gs_u32 why = gs_wait_masked(g, w + gs_lowest_bit(pending) * stride, target,
                                         GS_UNTIL_FLAGS, 0xffffffffu);
             if (why != GS_ABORT_NONE)
                 return why;
             pending &= pending - 1u;
-#else
-            gs_u32 why = gs_spin_failed(g, &spin);
-            if (why != GS_ABORT_NONE)
-                return why;
-#endif
         }
     }
     gs_poll_acquire(); /* the words a pass found ready */
