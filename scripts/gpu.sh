@@ -184,7 +184,7 @@ fi
 VARIANTS="$BUILD/bench/gs_variants"
 LIBSYNC="$BUILD/bench/gs_libsync"
 [ -x "$VARIANTS" ] && stage variants 120 "$VARIANTS" full
-[ -x "$VARIANTS" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" 2>/dev/null || true; }
+[ -f "$LOGS/variants.log" ] && { grep -v "^gs_variants" "$LOGS/variants.log" >"$OUT/variants.csv" || true; }
 # The floor: all-to-all flags, the lean tree, replicated releases, and the fence-free
 # diagnostics (not barriers) that show what the fences cost at each size.
 variants_floor() { GS_A2A=1 "$VARIANTS" quick a2a >"$RES/variants_floor.csv"; }
@@ -193,7 +193,7 @@ export -f variants_floor; export VARIANTS
 libsync() { GS_LIBSYNC_ONLY=1 "$LIBSYNC" central,flip,tree,sharded,cluster,cg; }
 export -f libsync; export LIBSYNC
 [ -x "$LIBSYNC" ] && stage libsync 90 libsync
-[ -x "$LIBSYNC" ] && { cp "$LOGS/libsync.log" "$OUT/libsync.csv" 2>/dev/null || true; }
+[ -f "$LOGS/libsync.log" ] && { cp "$LOGS/libsync.log" "$OUT/libsync.csv" || true; }
 
 episode_parts() { "$NVCC" -arch=sm_90 -O3 "$ROOT/bench/micro/episode_parts.cu" -o "$WORK/episode_parts" && "$WORK/episode_parts"; }
 export -f episode_parts

@@ -191,21 +191,19 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 }
 
 /* Waits until every flag of `count` words, `stride` words apart from w, equals target
- * (lockfree's master and its arrival flags), 32 words at a time. A first pass reads
- * every word, GS_PASS_LOADS loads issued before any is tested so that their round trips
- * overlap, and keeps the words not yet ready in a mask; then gs_wait_masked waits
- * (bounded) for the first of those, and a pass over the others re-reads only them.
- * Re-reading every word after the first laggard cost lockfree a whole pass again at
- * 2112 and 4224 groups (docs/performance.md, sixth round). 4 loads at a time: lockfree
- * on an H200 was 1-17% faster than with 1 or 8 at each of six sizes, and more loads in
- * flight need registers a 2048-thread SM does not have (so every flag of a word is
- * tested: one more register for a mask made the CUDA kernel spill). Where a pass has
- * fewer words left than loads, the last one is read again (no load waits on a branch). */
+ * (lockfree's master and its arrival flags), 32 words at a time. A pass issues
+ * GS_PASS_LOADS loads before it tests any, so that their round trips overlap, and keeps
+ * the words not yet ready in a mask; the first pass reads every word, then
+ * gs_wait_masked waits (bounded) for the first word still missing, and the next pass
+ * reads only the others still missing (where fewer are left than loads, the first of
+ * them is read again: no load waits on a branch). Re-reading every word after the first
+ * laggard cost lockfree a whole pass again at 2112 and 4224 groups. 4 loads at a time:
+ * on an H200 lockfree was faster than with 1 or 8 at each of six sizes, and than with 5
+ * or 6 at 4224 x 64 (docs/performance.md, fifth and sixth rounds); more loads in flight
+ * need registers a 2048-thread SM does not have (so every flag of a word is tested: one
+ * more register for a mask made the CUDA kernel spill). */
 #ifndef GS_PASS_LOADS
 #define GS_PASS_LOADS 4u
-#endif
-#ifndef GS_REPASS_LOADS
-#define GS_REPASS_LOADS 2u
 #endif
 GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
                                gs_u32 count, gs_u32 target)
