@@ -4,8 +4,8 @@
  * mismatches, or an abort. The last work-item of the last group writes late in every
  * phase, so the arrival released early is always the one whose data is missing
  * (under random delays alone, lockfree's master skipping the last group's flag and
- * naive's count one work-item short slipped through on an H200). Exits 0 when every weakened protocol was caught, 1 when
- * one slipped through, 77 without a CUDA device. */
+ * naive's count one work-item short slipped through on an H200). Exits 0 when every
+ * weakened protocol was caught, 1 when one slipped through, 77 without a CUDA device. */
 #define GS_WEAKEN_COUNT 1
 #include <cuda_runtime.h>
 

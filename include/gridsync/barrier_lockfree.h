@@ -31,6 +31,12 @@ GS_DEVICE GS_GLOBAL gs_word *gs_flags_out(const gs_grid *g, gs_u32 w)
     return gs_word_at(g, GS_LINE_FLAGS_OUT(g->groups), w);
 }
 
+/* The words that hold n flags. */
+GS_DEVICE gs_u32 gs_flag_words(gs_u32 n)
+{
+    return (n + GS_FLAG_PACK - 1u) / GS_FLAG_PACK;
+}
+
 /* The arrival flags the master waits for: [0, end), in words [0, gs_lockfree_words). */
 GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
 {
@@ -38,7 +44,7 @@ GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
 }
 GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
 {
-    return (gs_lockfree_end(g) + GS_FLAG_PACK - 1u) / GS_FLAG_PACK;
+    return gs_flag_words(gs_lockfree_end(g));
 }
 
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
@@ -80,7 +86,7 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
     why = gs_group_verdict(g, why);
     if (g->group == 0u && why == GS_ABORT_NONE) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-        for (gs_u32 w = g->lid; w < (g->groups - 1u + GS_FLAG_PACK - 1u) / GS_FLAG_PACK; w += g->lsize)
+        for (gs_u32 w = g->lid; w < gs_flag_words(g->groups - 1u); w += g->lsize)
             gs_flags_store_fenced(gs_flags_out(g, w), t->target);
     }
     return why;

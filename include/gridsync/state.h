@@ -54,11 +54,12 @@
 #define GS_G_VERDICT 1u /* sticky non-zero once the group decided to leave (OpenCL broadcast) */
 #define GS_LINE_GROUP_A(g) (GS_LINE_GROUPS + (g))
 
-/* Then lockfree's flags, packed as the seed's Arrayin and Arrayout are: one word per
- * group, arrival flags then release flags (room for a word per flag; a shim that packs
- * several flags into a word, CUDA four bytes, uses the first part of each array). Only the master reads every arrival flag and
- * writes every release flag, so packing lets one warp-wide access cover 32 groups, where
- * a line per flag costs the master's SM one L2 request per group, twice per episode. */
+/* Then lockfree's flags, packed as the seed's Arrayin and Arrayout are: arrival flags
+ * then release flags, room for one word per group each (a shim that packs several flags
+ * into a word, CUDA four bytes, uses the first part of each array). Only the master
+ * reads every arrival flag and writes every release flag, so packing lets one warp-wide
+ * access cover 32 groups or more, where a line per flag costs the master's SM one L2
+ * request per group, twice per episode. */
 #define GS_FLAG_LINES(n) (((n) + GS_LINE_WORDS - 1u) / GS_LINE_WORDS)
 #define GS_LINE_FLAGS_IN(n) (GS_LINE_GROUPS + (n))
 #define GS_LINE_FLAGS_OUT(n) (GS_LINE_FLAGS_IN(n) + GS_FLAG_LINES(n))
