@@ -249,7 +249,7 @@ if [ -n "$CLI" ]; then
     }
     export -f tune tune_backoff; export CLI
     export RES
-    stage tune_backoff 60 tune_backoff
+    stage tune_backoff 90 tune_backoff
     stage tune 150 tune
 fi
 
