@@ -1,23 +1,26 @@
-/* tree.pml - model of gs_tree_sync (include/gridsync/barrier_tree.h).
+/* tree.pml - model of the tree barrier (include/gridsync/barrier_tree.h).
  *
- * Groups are cut into leaves of F groups (the last leaf may be smaller). Each
- * group arrives at its leaf's flip counter (the leaf's first group adds
- * FLIP - (members-1), the others 1). The arrival that flips a leaf counter arrives
- * at the root flip counter (leaf 0's arrival adds FLIP - (LEAVES-1), the others 1).
- * The arrival that flips the root stores gen[l] = e+1 for every leaf l (release)
- * and does not poll; every other group polls gen[own leaf] until it has reached
- * e+1 (acquire, compared modulo the word as gs_ready(GS_UNTIL_REACHED) does).
+ * Groups are dealt round-robin into LEAVES = ceil(N/F) leaves (group g in leaf
+ * g % LEAVES; group g == leaf is the leaf's first). Each group arrives at its leaf's
+ * flip counter (the first adds FLIP - (members-1), the others 1). The arrival that
+ * flips a leaf counter then adds its share (leaf 0's: FLIP - (LEAVES-1), the others'
+ * 1) to:
+ *   LINES=1 (default; GS_RELEASE_LINES): every leaf's release line, each a flip
+ *           counter of the leaves; every group polls its leaf's line's flip bit;
+ *   LINES=0 (GS_RELEASE_POLL): the root flip counter; the arrival that flips it does
+ *           not poll, every other group polls the root's flip bit.
+ * The flip bit a group waits for after episode e is (e+1) mod 2.
  *
- * Defaults N=4, F=2 (two full leaves); N=3, F=2 gives a leaf of one group, whose
- * first and only group adds FLIP and so flips its leaf at once. Flip words are
- * scaled to 2*FLIP values with top bit FLIP; gen words to GW values.
+ * Defaults N=4, F=2 (two leaves of two); N=3, F=2 gives a leaf of one group, whose
+ * only group adds FLIP and so flips its leaf at once. Flip words are scaled to 2*FLIP
+ * values with top bit FLIP.
  *
  * Mutants (spin -DMUTANT=k):
- *   1  the root counts one leaf fewer (leaf 0 adds FLIP - (LEAVES-2)), as
- *      GS_WEAKEN_COUNT does: the root flips one leaf early. Rejected by the
- *      safety run: assertion violated in check_pass.
- *   2  the last arriver releases every leaf but the last one. Rejected by the
- *      liveness run: acceptance cycle.
+ *   1  the lines (or the root) count one leaf fewer (leaf 0 adds FLIP - (LEAVES-2)), as
+ *      GS_WEAKEN_COUNT does: they flip one leaf early. Rejected by the safety run:
+ *      assertion violated in check_pass.
+ *   2  (LINES=1) a leaf's last arriver adds to every line but the last one. Rejected by
+ *      the liveness run: acceptance cycle.
  *
  * Sequentially consistent: see common.pml. */
 #ifndef N
@@ -28,12 +31,12 @@
 #ifndef F
 #define F 2           /* fanout: groups per leaf */
 #endif
+#ifndef LINES
+#define LINES 1
+#endif
 #define LEAVES ((N + F - 1) / F)
 #ifndef FLIP
 #define FLIP 4        /* flip bit; flip counter words hold 2*FLIP values */
-#endif
-#ifndef GW
-#define GW 4          /* generation words hold GW values */
 #endif
 
 #if MUTANT == 1
@@ -42,62 +45,68 @@
 #define ROOT_MEMBERS LEAVES
 #endif
 #if MUTANT == 2
-#define RELEASED_LEAVES (LEAVES - 1)
+#define ADDED_LINES (LEAVES - 1)
 #else
-#define RELEASED_LEAVES LEAVES
+#define ADDED_LINES LEAVES
 #endif
 
 byte leafcnt[LEAVES];   /* GS_LINE_LEAF_COUNT */
-byte root;              /* GS_LINE_COUNTER */
-byte gen[LEAVES];       /* GS_LINE_LEAF_GEN */
+byte root;              /* GS_LINE_COUNTER (LINES=0) */
+byte line[LEAVES];      /* GS_LINE_LEAF_GEN (LINES=1) */
 
 proctype Group(byte g)
 {
     byte e = 0;
-    byte leaf = g / F;
-    byte first = leaf * F;
-    byte members = (N - first < F -> N - first : F);
-    byte done, old, add, l;
+    byte leaf = g % LEAVES;
+    byte members = (N - leaf + LEAVES - 1) / LEAVES;
+    byte old, add, l, target;
     bool released;
 
     do
     :: e < E ->
         write_payload(g, e);
-        done = (e + 1) % GW;
+        target = ((e + 1) % 2) * FLIP;
         released = false;
-        /* gs_group_barrier; gs_note_arrival; gs_flip_arrive(leaf counter) */
-        add = (g == first -> FLIP - (members - 1) : 1);
+        /* gs_group_barrier; gs_flip_arrive(leaf counter): a release add */
+        add = (g == leaf -> FLIP - (members - 1) : 1);
         d_step {
             ghost_arrive(g, e);
-            old = leafcnt[leaf];                        /* gs_fetch_add_acq_rel */
+            old = leafcnt[leaf];
             leafcnt[leaf] = (old + add) % (2 * FLIP)
         }
         if
         :: FLIPPED(old, add, FLIP) ->
-            /* last of its leaf: gs_flip_arrive(root) */
+            /* last of its leaf: gs_fence_acq_rel, then its share */
             add = (leaf == 0 -> FLIP - (ROOT_MEMBERS - 1) : 1);
+#if LINES
+            l = 0;
+            do
+            :: l < ADDED_LINES ->
+                d_step { line[l] = (line[l] + add) % (2 * FLIP) };   /* gs_add_fenced */
+                l++
+            :: else -> break
+            od
+#else
             d_step {
-                old = root;                             /* gs_fetch_add_acq_rel */
+                old = root;                             /* gs_fetch_add_fenced */
                 root = (old + add) % (2 * FLIP)
             }
             if
-            :: FLIPPED(old, add, FLIP) ->
-                /* last of all: gs_store_release(gen[l], done) for every leaf */
-                l = 0;
-                do
-                :: l < RELEASED_LEAVES -> gen[l] = done; l++
-                :: else -> break
-                od;
-                released = true
+            :: FLIPPED(old, add, FLIP) -> released = true   /* gs_fence_acquire */
             :: else -> skip
             fi
+#endif
         :: else -> skip
         fi;
         if
         :: !released ->
-            /* gs_wait(gen[leaf], done, GS_UNTIL_REACHED): acquire polls */
+            /* gs_flip_await: relaxed polls of the flip bit, then gs_fence_acquire */
             do
-            :: REACHED(gen[leaf], done, GW) -> break
+#if LINES
+            :: (line[leaf] & FLIP) == target -> break
+#else
+            :: (root & FLIP) == target -> break
+#endif
             :: else -> skip
             od
         :: else -> skip

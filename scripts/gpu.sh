@@ -209,6 +209,8 @@ else
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
     [ -x "$CUDA_BARRIER" ] && stage cuda_faults 90 "$CUDA_BARRIER" fault
     [ -x "$CUDA_WEAK" ] && stage cuda_weak 90 "$CUDA_WEAK"
+    # the release lines, which only grids above 1024 or 1536 groups take by default
+    [ -x "$CUDA_WEAK" ] && stage cuda_weak_lines 90 env GRIDSYNC_RELEASE=lines GRIDSYNC_CLUSTER_SIZE=1 "$CUDA_WEAK"
 fi
 
 # ---- 6. the CLI -------------------------------------------------------------------------
@@ -247,10 +249,33 @@ if [ -n "$CLI" ]; then
                 --csv "$RES/tune_flip64_$rel.csv" >/dev/null || return 1
         done
     }
-    export -f tune tune_backoff; export CLI
+    # The tree's two releases (GRIDSYNC_RELEASE=poll|lines) on both sides of the size
+    # where the host switches, and the leaf width with lines.
+    tune_tree() {
+        local rel f
+        for rel in poll lines; do
+            GRIDSYNC_RELEASE=$rel "$CLI" bench groups --backend cuda --algo tree --groups 528,1056 --repeats 3 \
+                --csv "$RES/tune_tree_$rel.csv" >/dev/null || return 1
+            GRIDSYNC_RELEASE=$rel "$CLI" bench groups --backend cuda --algo tree --block 64 \
+                --groups 1056,2112,4224 --repeats 3 --csv "$RES/tune_tree64_$rel.csv" >/dev/null || return 1
+        done
+        for f in 66 132 264; do
+            GRIDSYNC_RELEASE=lines GRIDSYNC_TREE_FANOUT=$f "$CLI" bench groups --backend cuda --algo tree \
+                --groups 1056 --repeats 3 --csv "$RES/tune_tree_lines_f$f.csv" >/dev/null || return 1
+            GRIDSYNC_RELEASE=lines GRIDSYNC_TREE_FANOUT=$f "$CLI" bench groups --backend cuda --algo tree \
+                --block 64 --groups 1056 --repeats 3 --csv "$RES/tune_tree64_lines_f$f.csv" >/dev/null || return 1
+        done
+        for f in 128 528; do
+            GRIDSYNC_RELEASE=lines GRIDSYNC_TREE_FANOUT=$f "$CLI" bench groups --backend cuda --algo tree \
+                --block 64 --groups 2112,4224 --repeats 3 --csv "$RES/tune_tree64_lines_f$f.csv" >/dev/null || return 1
+        done
+        cat "$RES"/tune_tree*.csv | grep -v '^experiment' | cut -d, -f5-9
+    }
+    export -f tune tune_backoff tune_tree; export CLI
     export RES
     stage tune_backoff 90 tune_backoff
     stage tune 150 tune
+    stage tune_tree 150 tune_tree
 fi
 
 # ---- 6b. what the bound costs, and the sanitizers ------------------------------------------

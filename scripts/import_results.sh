@@ -41,7 +41,7 @@ take "$logs/cli_check_opencl.log" "$dest/check_opencl_nvidia.txt"
 take "$logs/cli_check_ocl12.log" "$dest/check_opencl_nvidia_seeds_fences.txt"
 take "$logs/memcheck.log" "$dest/compute_sanitizer_memcheck.txt"
 take "$logs/synccheck.log" "$dest/compute_sanitizer_synccheck.txt"
-for t in cuda_barrier cuda_faults cuda_weak; do take "$logs/$t.log" "$dest/$t.log"; done
+for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines; do take "$logs/$t.log" "$dest/$t.log"; done
 
 if command -v gnuplot >/dev/null; then
     bash "$(dirname "$0")/plot.sh" "$dest"

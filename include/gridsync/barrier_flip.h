@@ -12,8 +12,8 @@
  *
  * The release (g->release, chosen by the host for the group count): the others poll
  * the counter's flip bit, or, at larger sizes (src/common/barrier.c), the last arriver
- * writes the flip bit into release lines and the others poll theirs (gs_flip_release,
- * gs_flip_await). */
+ * writes the flip bit into release lines and the others poll theirs
+ * (gs_flip_release_lines, gs_flip_await). */
 #ifndef GRIDSYNC_BARRIER_FLIP_H
 #define GRIDSYNC_BARRIER_FLIP_H
 
@@ -58,15 +58,6 @@ GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
     gs_fence_acq_rel();
     for (gs_u32 l = 0u; l < g->leaves; ++l)
         gs_store_fenced(gs_release_line(g, l), bit);
-}
-
-/* Polling the counter, the others see the last arriver's add; it acquires their writes. */
-GS_DEVICE void gs_flip_release(gs_grid *g, gs_u32 bit, int lines)
-{
-    if (lines)
-        gs_flip_release_lines(g, bit);
-    else
-        gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
 }
 
 /* After a representative's flip arrival (flip, cluster): its progress note, and with

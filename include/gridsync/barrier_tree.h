@@ -3,13 +3,16 @@
  * Groups are dealt round-robin into `leaves` leaves (group g is in leaf g % leaves:
  * measured a little faster on an H200 than cutting the index range into blocks,
  * bench/micro/variants.cu). Each group arrives at its leaf's flip counter; the last
- * arriver of a leaf acquires its leaf (one fence, which also makes its add to the root
- * a release) and arrives at the root flip counter. So no counter sees more than
- * max(groups per leaf, leaves) atomics per episode. The root releases as flip does
- * (g->release, chosen by the host for the group count): every group polls the root's
- * flip bit (no hop after the root, but every group polls one line), or the root's last
- * arriver writes one release line per leaf and each group polls its leaf's (one more
- * hop, but a line has only a leaf's groups polling it). */
+ * arriver of a leaf acquires its leaf with one fence, which also makes the adds that
+ * follow it releases. Then (g->release, chosen by the host for the group count):
+ * - poll: it adds to the root flip counter, and every group polls the root's flip bit
+ *   (every group polls one line);
+ * - lines: no root; it adds its share into every leaf's release line, so that each line
+ *   is a flip counter of the leaves and flips at the last leaf's add, and each group
+ *   polls its leaf's line (a line has a leaf's groups polling it, and no hop is added:
+ *   where the root's last arriver wrote the lines, a fence and a round trip more, the
+ *   tree took 11-15% longer at 2112 and 4224 x 64 on an H200, docs/performance.md).
+ * No counter sees more than max(groups per leaf, leaves) atomics per episode. */
 #ifndef GRIDSYNC_BARRIER_TREE_H
 #define GRIDSYNC_BARRIER_TREE_H
 
@@ -18,18 +21,24 @@
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    t->target = (g->episode + 1u) << 31; /* the root's flip bit after this episode */
+    t->target = (g->episode + 1u) << 31; /* the root's (or lines') flip bit after it */
     if (g->lid == 0u) {
         gs_u32 add;
         gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, g->leaf), 0u),
                                     g->members - GS_EARLY, g->group == g->leaf, &add);
         if (gs_flip_completed(old, add)) {
-            gs_fence_acq_rel(); /* acquire the leaf; release it with the add below */
+            gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
             add = gs_flip_share(g->leaves, g->leaf == 0u);
-            old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
-            if (gs_flip_completed(old, add)) {
-                gs_flip_release(g, t->target, g->release == GS_RELEASE_LINES);
-                t->done = 1u;
+            if (g->release == GS_RELEASE_LINES) {
+                /* every line counts the leaves: its last add ends the episode there */
+                for (gs_u32 l = 0u; l < g->leaves; ++l)
+                    gs_add_fenced(gs_release_line(g, l), add);
+            } else {
+                old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
+                if (gs_flip_completed(old, add)) {
+                    gs_fence_acquire(); /* the other leaves; its own went with its add */
+                    t->done = 1u;
+                }
             }
         }
         gs_note_arrival(g);

@@ -24,6 +24,11 @@
 #define gs_flag_mask(k) 0xffffffffu
 #endif
 
+/* An add made a release by the gs_fence_acq_rel before it, result unused (CUDA: red). */
+#ifndef gs_add_fenced
+#define gs_add_fenced(p, v) ((void)gs_fetch_add_fenced((p), (v)))
+#endif
+
 #include "gridsync/weaken.h"
 
 /* Kept in registers for the whole kernel: made once by gs_grid_begin. What only a slow
@@ -42,7 +47,7 @@ typedef struct gs_grid {
     gs_u32 leaves;    /* tree: leaves; sharded: counters; flip, cluster: release lines */
     gs_u32 leaf;      /* group % leaves: this group's leaf, counter or release line */
     gs_u32 members;   /* tree: groups on this group's leaf */
-    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
+    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_* */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
 } gs_grid;
 

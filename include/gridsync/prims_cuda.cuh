@@ -68,6 +68,10 @@ GS_DEVICE void gs_red_add_release(gs_word *p, gs_u32 v)
 {
     asm volatile("red.release.gpu.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+GS_DEVICE void gs_red_add_relaxed(gs_word *p, gs_u32 v)
+{
+    asm volatile("red.relaxed.gpu.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {
     gs_u32 o;
@@ -123,6 +127,7 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
  * each would cost a MEMBAR each. */
 #define gs_store_fenced(p, v) gs_st_relaxed((p), (v))
 #define gs_fetch_add_fenced(p, v) gs_atom_add_relaxed((p), (v))
+#define gs_add_fenced(p, v) gs_red_add_relaxed((p), (v))
 #define gs_fence_acq_rel() asm volatile("fence.acq_rel.gpu;" ::: "memory")
 /* Acquire only, for a group that has read the last release it needs (an RMW's result)
  * and releases nothing itself. PTX 8.6 (CUDA 12.8) on sm_90 compiles it to the L1

@@ -28,11 +28,12 @@
 #define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
 #define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 
-/* How a flip-counter barrier (flip, cluster, tree's root) releases its groups: every
- * group polls the counter's flip bit (no hop after the last arrival, but one line with
- * every group polling it), or the last arriver writes the flip bit into LEAVES release
- * lines and group g polls line g % LEAVES (one more hop, but no line with more than
- * groups / LEAVES pollers). */
+/* How a flip-counter barrier (flip, cluster, tree) releases its groups: every group
+ * polls the (root) counter's flip bit (no hop after the last arrival, but one line with
+ * every group polling it), or group g polls release line g % LEAVES (no line with more
+ * than groups / LEAVES pollers). Flip's and cluster's last arriver writes the flip bit
+ * into every line (one more hop); the tree has no root then: the last arriver of each
+ * leaf adds into every line, each line a flip counter of the leaves (no more hops). */
 #define GS_RELEASE_POLL 0u
 #define GS_RELEASE_LINES 1u
 

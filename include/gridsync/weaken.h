@@ -17,6 +17,7 @@
 #undef gs_add_release
 #undef gs_store_fenced
 #undef gs_fetch_add_fenced
+#undef gs_add_fenced
 #undef gs_fence_acq_rel
 #undef gs_fence_acquire
 #undef gs_poll_load
@@ -29,6 +30,7 @@
 #define gs_add_release(p, v) ((void)gs_fetch_add_relaxed((p), (v)))
 #define gs_store_fenced(p, v) gs_store_relaxed((p), (v))
 #define gs_fetch_add_fenced(p, v) gs_fetch_add_relaxed((p), (v))
+#define gs_add_fenced(p, v) ((void)gs_fetch_add_relaxed((p), (v)))
 #define gs_fence_acq_rel() ((void)0)
 #define gs_fence_acquire() ((void)0)
 #define gs_poll_load(p) gs_load_relaxed(p)

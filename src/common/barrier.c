@@ -36,7 +36,7 @@ static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
  * 8833). Tree: see below.
  * GRIDSYNC_RELEASE (poll|lines) overrides. */
 #define GS_FLIP_POLL_MAX 1536u
-#define GS_TREE_ROOT_POLL_MAX 1536u
+#define GS_TREE_ROOT_POLL_MAX 1024u
 static unsigned release_form(gs_algo algo, unsigned groups)
 {
     const char *env = getenv("GRIDSYNC_RELEASE");
@@ -60,14 +60,13 @@ static unsigned flip_lines(unsigned groups)
     return r > groups ? groups : r;
 }
 
-/* Tree shape, from the H200's numbers (docs/performance.md). Up to
- * GS_TREE_ROOT_POLL_MAX groups, 8 leaves and every group polling the root is the
- * fastest (1056 x 64: 1840 ns, against 2166 ns with release lines): the hop that
- * release lines add costs more than the pollers of one line do. Above it, one line's
- * pollers cost more, and release lines win; a leaf then holds about sqrt(groups) groups
- * but at least 256, because a level costs more (a fence and an atomic round trip,
- * ~450 ns) than that many arrivals at one counter do (4224 x 64: 2966 ns with leaves of
- * 264, 3094 ns with leaves of 128).
+/* Tree shape, from the H200's numbers (docs/performance.md, tune/tune_tree*). Up to
+ * GS_TREE_ROOT_POLL_MAX groups, 8 leaves and every group polling the root (528 x 256:
+ * 1603 ns, against 1632 with lines counting the leaves); above, the lines (1056 x 256:
+ * 1869 against 1963; 1056 x 64: 1741 against 1828; 4224 x 64: 2478 against 3962). A
+ * leaf then holds about sqrt(groups) groups but at least 256: at 4224 x 64 leaves of
+ * 248 took 2478 ns, of 528 2630 and of 128 2792 (each leaf's last arriver adds into
+ * every line, and each level costs a fence and an atomic round trip).
  * GRIDSYNC_RELEASE and GRIDSYNC_TREE_FANOUT override. */
 #define GS_TREE_ROOT_POLL_LEAVES 8u
 #define GS_TREE_MIN_FANOUT 256u
