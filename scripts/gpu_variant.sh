@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/gpu_variant.sh - the CLI built again with extra CUDA defines, so that a
-# compile-time choice (GS_PASS_LOADS, GS_RELEASE_PACK, ...) can be measured beside the
+# compile-time choice (GS_PASS_LOADS, GS_NO_DEADLINE, ...) can be measured beside the
 # library's own build in one run on one machine.
 #
 #     scripts/gpu_variant.sh NAME "-DGS_X=1 ..." bench groups --backend cuda ...

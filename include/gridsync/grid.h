@@ -47,7 +47,7 @@ typedef struct gs_grid {
     gs_u32 leaves;    /* tree: leaves; sharded: counters; flip, cluster: release lines */
     gs_u32 leaf;      /* group % leaves: this group's leaf, counter or release line */
     gs_u32 members;   /* tree: groups on this group's leaf */
-    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_* */
+    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
 } gs_grid;
 
