@@ -1,4 +1,5 @@
 /* gridsync bench EXPERIMENT: dispatch and the defaults every experiment shares. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -23,6 +24,30 @@ int bench_bound(gs_device *dev, unsigned block, unsigned *bound)
     return s == GS_OK ? 0 : -1;
 }
 
+/* A run can take minutes on a GPU: an output file it could not write at the end would
+ * lose it, so each one is tried before anything runs (an existing file is not touched,
+ * a new one is not left behind). */
+static int writable(const char *path)
+{
+    FILE *f;
+    int existed;
+    if (path == NULL)
+        return 1;
+    f = fopen(path, "r");
+    existed = f != NULL;
+    if (f)
+        fclose(f);
+    f = fopen(path, "a");
+    if (f == NULL) {
+        fprintf(stderr, "gridsync: cannot write %s\n", path);
+        return 0;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return 1;
+}
+
 static const struct {
     const char *name;
     int (*run)(gs_device *, const cli_options *, bench_table *);
@@ -41,6 +66,8 @@ int cmd_bench(const char *experiment, const cli_options *o)
             continue;
         gs_device *dev;
         bench_table t = {0};
+        if (!writable(o->csv) || !writable(o->json) || !writable(o->plot))
+            return 2;
         if (cli_open(o, &dev, &t.dev) != 0)
             return 2;
         int rc = experiments[i].run(dev, o, &t);

@@ -1,5 +1,5 @@
 /* gridsync info: every device of every back end built in, with its co-residency
- * bound for common group sizes. */
+ * bound for common group sizes; a back end without a device says why. */
 #include "cli.h"
 
 static void show(gs_device *dev)
@@ -47,8 +47,12 @@ int cmd_info(const cli_options *o)
         }
         for (int i = 0;; ++i) {
             gs_device *dev;
-            if (gs_device_open(all[b], i, &dev) != GS_OK)
+            gs_status s = gs_device_open(all[b], i, &dev);
+            if (s != GS_OK) {
+                if (i == 0)
+                    printf("%s: no device (%s)\n", gs_backend_name(all[b]), gs_status_string(s));
                 break;
+            }
             show(dev);
             gs_device_close(dev);
             found = 1;
@@ -61,5 +65,5 @@ int cmd_info(const cli_options *o)
         printf("auto picks: %s device %s\n", gs_backend_name(d.backend), d.name);
         gs_device_close(dev);
     }
-    return found ? 0 : 1;
+    return found ? 0 : 2; /* as for every command: 2, no device */
 }

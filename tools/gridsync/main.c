@@ -11,12 +11,14 @@ static void usage(FILE *f)
             "       gridsync bench groups|iters|memory|wgsize [options]\n"
             "options:\n"
             "  --backend auto|cpu|opencl|cuda   --device N (index within the back end)\n"
-            "  --algo LIST|all   central,lockfree,naive,flip,tree,relaunch,cluster,cg,relaunch-graph\n"
+            "  --algo LIST|all   central,lockfree,naive,flip,tree,sharded,cluster,cg,relaunch,\n"
+            "                    relaunch-graph\n"
             "  --groups LIST     --block N      --iters N      --iters-list LIST\n"
             "  --repeats N (median of N, default 5)   --timeout-ms N   --quick\n"
             "  --csv FILE  --json FILE  --plot FILE.png\n"
             "A table goes to stdout, progress to stderr. Exit status: 0 all passed, 1 a check\n"
-            "failed or timed out, 2 bad usage or no device.\n");
+            "failed or timed out, 2 bad usage, no device, no named protocol that runs on it, or\n"
+            "an output file that cannot be written.\n");
 }
 
 int cmd_check(const cli_options *o);

@@ -16,42 +16,68 @@ static int parse_uint(const char *s, unsigned *out)
     return 0;
 }
 
-static int parse_list(const char *s, unsigned *out, unsigned *n)
+/* Calls take(token, ctx) for each comma-separated element of s; an empty element
+ * ("1,,2", a trailing comma) is an error, not skipped. */
+static int each_element(const char *s, int (*take)(const char *, void *), void *ctx)
 {
     char buf[1024];
-    if (strlen(s) >= sizeof buf)
+    size_t len = strlen(s);
+    if (len == 0 || len >= sizeof buf)
         return -1;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (*n == CLI_MAX_LIST || parse_uint(tok, &out[*n]) != 0 || out[*n] == 0)
+    memcpy(buf, s, len + 1);
+    for (char *tok = buf;;) {
+        char *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        if (*tok == '\0' || take(tok, ctx) != 0)
             return -1;
-        ++*n;
+        if (!comma)
+            return 0;
+        tok = comma + 1;
     }
-    return *n ? 0 : -1;
+}
+
+typedef struct uint_list {
+    unsigned *out, *n;
+} uint_list;
+
+static int take_uint(const char *tok, void *ctx)
+{
+    uint_list *l = ctx;
+    if (*l->n == CLI_MAX_LIST || parse_uint(tok, &l->out[*l->n]) != 0 || l->out[*l->n] == 0)
+        return -1;
+    ++*l->n;
+    return 0;
+}
+
+static int parse_list(const char *s, unsigned *out, unsigned *n)
+{
+    uint_list l = {out, n};
+    *n = 0;
+    return each_element(s, take_uint, &l);
+}
+
+static int take_algo(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    gs_algo a;
+    if (gs_algo_from_name(tok, &a) != GS_OK) {
+        fprintf(stderr, "gridsync: unknown protocol '%s'\n", tok);
+        return -1;
+    }
+    if (o->n_algos < GS_ALGO_COUNT_)
+        o->algos[o->n_algos++] = (unsigned)a;
+    return 0;
 }
 
 static int parse_algos(const char *s, cli_options *o)
 {
-    char buf[512];
     if (strcmp(s, "all") == 0) {
         o->algo_all = 1;
         return 0;
     }
-    if (strlen(s) >= sizeof buf)
-        return -1;
-    strcpy(buf, s);
     o->n_algos = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        gs_algo a;
-        if (gs_algo_from_name(tok, &a) != GS_OK) {
-            fprintf(stderr, "gridsync: unknown protocol '%s'\n", tok);
-            return -1;
-        }
-        if (o->n_algos < GS_ALGO_COUNT_)
-            o->algos[o->n_algos++] = (unsigned)a;
-    }
-    return o->n_algos ? 0 : -1;
+    return each_element(s, take_algo, o);
 }
 
 int cli_parse(int argc, char **argv, int first, cli_options *o)
@@ -111,6 +137,18 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
         return -1;
     }
     gs_device_get_info(*dev, info);
+    /* A run that checks or times nothing must not pass as one that did. */
+    if (!o->algo_all) {
+        unsigned runs = 0;
+        for (unsigned i = 0; i < o->n_algos; ++i)
+            runs += gs_algo_supported(*dev, (gs_algo)o->algos[i]) ? 1u : 0u;
+        if (runs == 0) {
+            fprintf(stderr, "gridsync: none of the protocols named runs on the %s back end\n",
+                    gs_backend_name(info->backend));
+            gs_device_close(*dev);
+            return -1;
+        }
+    }
     return 0;
 }
 
