@@ -129,8 +129,10 @@ gs_status gs_barrier_destroy(gs_barrier *b);
 /* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). */
 gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 
-/* How long one wait may last before the barrier aborts. Default: GRIDSYNC_TIMEOUT_MS
- * from the environment, else GS_DEFAULT_TIMEOUT_MS. */
+/* How long one wait may last before the barrier aborts, 1 to 3600000 ms (else
+ * GS_ERR_INVALID_ARGUMENT). Default: GRIDSYNC_TIMEOUT_MS from the environment where it
+ * is such a number, else GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
+ * poll count, so only approximate (docs/protocols.md). */
 #define GS_DEFAULT_TIMEOUT_MS 5000u
 gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
 gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);

@@ -28,6 +28,14 @@ static void names_round_trip(void **state)
     assert_int_equal(gs_backend_from_name("opencl", &b), GS_OK);
     assert_int_equal(b, GS_BACKEND_OPENCL);
     assert_int_equal(gs_backend_from_name("vulkan", &b), GS_ERR_INVALID_ARGUMENT);
+    for (unsigned k = GS_BACKEND_AUTO; k <= GS_BACKEND_CUDA; ++k) {
+        assert_int_equal(gs_backend_from_name(gs_backend_name((gs_backend)k), &b), GS_OK);
+        assert_int_equal(b, k);
+    }
+    assert_null(gs_backend_name((gs_backend)99));
+    assert_true(gs_backend_built(GS_BACKEND_CPU));
+    assert_true(gs_backend_built(GS_BACKEND_AUTO));
+    assert_false(gs_backend_built((gs_backend)99));
     for (int s = 0; s <= GS_ERR_SMALL_BUFFER; ++s)
         assert_non_null(strstr(gs_status_string((gs_status)s), "GS_"));
     assert_string_equal(gs_status_string((gs_status)999), "unknown gs_status");
@@ -52,6 +60,8 @@ static void null_handles(void **state)
     assert_int_equal(gs_barrier_destroy(NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_state_bytes(NULL, &bytes), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_set_timeout(NULL, 10), GS_ERR_INVALID_ARGUMENT);
+    unsigned ms;
+    assert_int_equal(gs_barrier_get_timeout(NULL, &ms), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_reset(NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_abort_info(NULL, &ai), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_native(NULL, &p), GS_ERR_INVALID_ARGUMENT);
@@ -73,7 +83,17 @@ static void bad_counts(void **state)
     assert_null(b);
     assert_int_equal(gs_barrier_create(dev, (gs_algo)99, 4, &b), GS_ERR_UNKNOWN_ALGO);
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    unsigned ms = 0;
+    assert_int_equal(gs_barrier_get_timeout(b, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_get_timeout(b, &ms), GS_OK);
+    assert_true(ms >= 1u && ms <= 3600000u);
     assert_int_equal(gs_barrier_set_timeout(b, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_set_timeout(b, 3600001u), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_get_timeout(b, &ms), GS_OK); /* a refused value changes nothing */
+    assert_true(ms >= 1u && ms <= 3600000u);
+    assert_int_equal(gs_barrier_set_timeout(b, 1234u), GS_OK);
+    assert_int_equal(gs_barrier_get_timeout(b, &ms), GS_OK);
+    assert_int_equal(ms, 1234u);
     gs_run_config zero_size = {GS_WORKLOAD_TESTSYNC, 2, 0, 0, 0, 0, 0, 0};
     gs_run_config zero_groups = {GS_WORKLOAD_TESTSYNC, 0, 4, 0, 0, 0, 0, 0};
     gs_run_config wrong_groups = {GS_WORKLOAD_TESTSYNC, 3, 4, 0, 0, 0, 0, 0};
