@@ -295,6 +295,26 @@ static void test_user_kernels()
     EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, kb, 2048, smem, args, nullptr),
                   GS_ERR_INVALID_ARGUMENT, "group size above 1024");
     EXPECT_STATUS(gs_cuda_state(nullptr, &state), GS_ERR_INVALID_ARGUMENT, "null state");
+    int ordinal = -1;
+    unsigned cluster = 0;
+    EXPECT_STATUS(gs_cuda_ordinal(g_dev, &ordinal), GS_OK, "ordinal");
+    CHECK(ordinal >= 0, "ordinal %d", ordinal);
+    EXPECT_STATUS(gs_cuda_ordinal(nullptr, &ordinal), GS_ERR_INVALID_ARGUMENT, "null ordinal dev");
+    EXPECT_STATUS(gs_cuda_ordinal(g_dev, nullptr), GS_ERR_INVALID_ARGUMENT, "null ordinal");
+    EXPECT_STATUS(gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, kb, 256, smem, &cluster),
+                  GS_OK, "cluster size");
+    CHECK(cluster >= 1 && kb % cluster == 0, "cluster size %u for %u groups", cluster, kb);
+    EXPECT_STATUS(gs_cuda_cluster_size(g_dev, nullptr, kb, 256, smem, &cluster),
+                  GS_ERR_INVALID_ARGUMENT, "cluster size of no kernel");
+    EXPECT_STATUS(gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, 0, 256, smem, &cluster),
+                  GS_ERR_INVALID_ARGUMENT, "cluster size of no groups");
+    gs_device *cpu = nullptr;
+    if (gs_device_open(GS_BACKEND_CPU, 0, &cpu) == GS_OK) {
+        EXPECT_STATUS(gs_cuda_ordinal(cpu, &ordinal), GS_ERR_UNSUPPORTED, "ordinal of a cpu device");
+        EXPECT_STATUS(gs_cuda_cluster_size(cpu, (const void *)user_smem_kernel, kb, 256, smem, &cluster),
+                      GS_ERR_UNSUPPORTED, "cluster size on a cpu device");
+        gs_device_close(cpu);
+    }
     gs_barrier_destroy(b);
     EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_RELAUNCH, kb, &b), GS_OK, "create relaunch");
     EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, kb, 256, smem, args, nullptr),
