@@ -66,6 +66,25 @@ static void cuda_close(gs_device *dev)
     free(d);
 }
 
+/* The kernel module's release ("580.159.04"), which the CUDA API does not give: the
+ * results name the driver, and two releases of one CUDA version can time differently.
+ * Empty where /proc/driver/nvidia/version cannot be read (not Linux, a container). */
+static void driver_release(char *out, size_t n)
+{
+    char line[256], tok[64];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    const char *p = fgets(line, sizeof line, f) ? strstr(line, "Module") : NULL;
+    fclose(f);
+    for (int used = 0; p && sscanf(p, "%63s%n", tok, &used) == 1; p += used)
+        if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+            snprintf(out, n, "%s", tok);
+            return;
+        }
+}
+
 static gs_status cuda_open(int index, gs_device **out)
 {
     struct cudaDeviceProp prop;
@@ -107,8 +126,11 @@ static gs_status cuda_open(int index, gs_device **out)
         ++name_len;
     memcpy(info->name, prop.name, name_len);
     info->name[name_len] = '\0';
-    snprintf(info->platform, sizeof info->platform, "CUDA driver %d.%d, runtime %d.%d",
-             driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    char release[64];
+    driver_release(release, sizeof release);
+    snprintf(info->platform, sizeof info->platform, "CUDA driver %d.%d%s%s%s, runtime %d.%d",
+             driver / 1000, driver % 1000 / 10, release[0] ? " (" : "", release, release[0] ? ")" : "",
+             runtime / 1000, runtime % 1000 / 10);
     info->compute_units = d->sms;
     info->max_group_size = (unsigned)prop.maxThreadsPerBlock;
     info->is_gpu = 1;
