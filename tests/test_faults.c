@@ -20,11 +20,19 @@
 #endif
 
 #define TIMEOUT_MS 300u
-/* A provoked fault must end well before the default timeout would have ended it, so the
- * barrier's own deadline did. Not tighter: OpenCL has no clock, its deadline is a poll
- * count calibrated once per device, and a loaded 2-core host stretches it (CI saw a 300 ms
- * wait end after 491 ms, and once after more than 1100). */
-#define ENDED_BY_MS (GS_DEFAULT_TIMEOUT_MS / 2.0)
+
+/* A provoked fault must end well before the timeout the barrier had before the test set
+ * its own (GS_DEFAULT_TIMEOUT_MS or GRIDSYNC_TIMEOUT_MS; CTest gives 20 s): then the
+ * barrier's own deadline ended it. Not tighter: OpenCL has no clock, its deadline is a
+ * poll count calibrated once per device, and a loaded 2-core host moves it (300 ms waits
+ * ended after 187 to 979 ms here, and once in CI after more than 1100). */
+static double ended_by_ms(const gs_barrier *b)
+{
+    unsigned fallback = 0;
+    assert_int_equal(gs_barrier_get_timeout(b, &fallback), GS_OK);
+    assert_true(fallback > 4u * TIMEOUT_MS); /* else the bound proves nothing */
+    return fallback / 2.0;
+}
 
 static gs_device *dev;
 static gs_device_info info;
@@ -59,6 +67,7 @@ static void provoke(gs_algo algo, gs_workload fault)
     gs_run_config cfg = {fault, groups, block, 5, 1, 0, 0, 0};
     gs_run_config warm = {GS_WORKLOAD_TESTSYNC, groups, block, 0, 0, 0, 0, 0};
     assert_int_equal(gs_barrier_create(dev, algo, groups, &b), GS_OK);
+    double ended_by = ended_by_ms(b);
     assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
     /* Not timed: PoCL compiles a program's work-group function at its first launch. */
     assert_int_equal(gs_run(b, &warm, &r), GS_OK);
@@ -69,8 +78,8 @@ static void provoke(gs_algo algo, gs_workload fault)
         fail_msg("%s: expected GS_ERR_TIMEOUT, got %s", gs_algo_name(algo), gs_status_string(s));
     print_message("%s: a %u ms timeout ended the launch after %.0f ms\n", gs_algo_name(algo),
                   TIMEOUT_MS, took);
-    if (!(took < ENDED_BY_MS))
-        fail_msg("%s: took %.0f ms, not under %.0f", gs_algo_name(algo), took, ENDED_BY_MS);
+    if (!(took < ended_by))
+        fail_msg("%s: took %.0f ms, not under %.0f", gs_algo_name(algo), took, ended_by);
     assert_int_equal(gs_barrier_abort_info(b, &ai), GS_OK);
     assert_int_equal(ai.reason, GS_ABORT_REASON_TIMEOUT);
     assert_int_equal(ai.missing, 1);
@@ -115,6 +124,7 @@ static void barrier_in_divergent_code(void **state)
     gs_barrier *b;
     divergent_args a;
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, groups, &b), GS_OK);
+    double ended_by = ended_by_ms(b);
     assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
     assert_int_equal(gs_barrier_native(b, (void **)&a.state), GS_OK);
     double t0 = now_ms();
@@ -122,7 +132,7 @@ static void barrier_in_divergent_code(void **state)
     double took = now_ms() - t0;
     assert_int_equal(s, GS_ERR_TIMEOUT);
     print_message("team barrier broken after %.0f ms\n", took);
-    assert_true(took < ENDED_BY_MS);
+    assert_true(took < ended_by);
     recovers(b);
     gs_barrier_destroy(b);
 }
@@ -165,6 +175,7 @@ static void oversubscribed_raw_launch(void **state)
     assert_int_equal(err, CL_SUCCESS);
 
 
+    double ended_by = ended_by_ms(b);
     assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
     assert_int_equal(gs_barrier_native(b, (void **)&st), GS_OK);
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)n * block * 4, NULL, &err);
@@ -183,7 +194,7 @@ static void oversubscribed_raw_launch(void **state)
     assert_int_equal(clFinish(q), CL_SUCCESS);
     double took = now_ms() - t0;
     print_message("%u work-groups on %u workers: the kernel ended after %.0f ms\n", n, bound, took);
-    assert_true(took < ENDED_BY_MS);
+    assert_true(took < ended_by);
     uint32_t reason = 0;
     assert_int_equal(clEnqueueReadBuffer(q, st, CL_TRUE, GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4,
                                          4, &reason, 0, NULL, NULL), CL_SUCCESS);

@@ -26,8 +26,12 @@ set_tests_properties(cuda_weak_count PROPERTIES LABELS "cuda;weak" TIMEOUT 300 S
 foreach(t api protocols faults)
   if(TARGET test_${t})
     add_test(NAME ${t}_cuda COMMAND test_${t})
+    set(env "GS_TEST_BACKEND=cuda")
+    if(t STREQUAL "faults")
+      list(APPEND env ${FAULT_ENV}) # tests/CMakeLists.txt: the default the faults outlast
+    endif()
     set_tests_properties(${t}_cuda PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77
-                         ENVIRONMENT "GS_TEST_BACKEND=cuda")
+                         ENVIRONMENT "${env}")
   endif()
 endforeach()
 if(TARGET gridsync_cli)
