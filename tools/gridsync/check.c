@@ -74,8 +74,8 @@ static const char *fault(check_ctx *c, gs_workload work)
         return c->failed = 1, "error";
     /* Promptly: well before the timeout the barrier had (GS_DEFAULT_TIMEOUT_MS or
      * GRIDSYNC_TIMEOUT_MS) would have ended it, so its own 300 ms did. Not tighter: an
-     * OpenCL deadline is a calibrated poll count that the host's load moves (2-3x on
-     * PoCL with 2 workers). */
+     * OpenCL deadline is a calibrated poll count that the host's load moves (0.6x to
+     * 3.3x on PoCL with 2 workers, docs/protocols.md). */
     unsigned fallback = GS_DEFAULT_TIMEOUT_MS;
     gs_barrier_get_timeout(b, &fallback);
     double prompt_ms = fallback / 2.0 > 2.0 * CHECK_TIMEOUT_MS ? fallback / 2.0 : 2.0 * CHECK_TIMEOUT_MS;
