@@ -187,7 +187,14 @@ typedef struct gs_run_config {
     unsigned late;          /* MP: polls the last work-item of the last group idles on top of
                                `delay` in every phase, so its write comes after every other
                                arrival: a barrier that releases one arrival early shows */
+    unsigned compute;       /* any workload: dependent multiply-adds per work-item at every
+                               barrier, touching no shared data (at most GS_MAX_COMPUTE) */
+    int split;              /* 1: every barrier in split phase, the compute between gs_arrive
+                               and gs_wait_token, where it hides the barrier's latency;
+                               0: the compute, then gs_sync. Other values are refused. */
 } gs_run_config;
+
+#define GS_MAX_COMPUTE (1u << 20)
 
 typedef struct gs_run_result {
     double elapsed_ns;      /* device time of the launch(es), from events or the clock */

@@ -222,6 +222,10 @@ if [ -n "$CLI" ]; then
     stage cli_iters 120 "$CLI" bench iters --backend cuda --algo all --csv "$RES/iters.csv" --json "$RES/iters.json"
     stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
     stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
+    # What the split-phase form hides: independent work between gs_arrive and gs_wait_token
+    # against the same work before gs_sync, at 1 and 8 blocks per SM.
+    stage cli_split 120 "$CLI" bench split --backend cuda --algo all --groups 132,1056 \
+        --csv "$RES/split.csv" --json "$RES/split.json"
     stage cli_check 100 "$CLI" check --backend cuda
     # The release lines flip, cluster (of one block) and the tree take above 1536 groups,
     # at check's sizes (the ctest check_cuda_lines, where cmocka is missing).

@@ -101,6 +101,10 @@ static void bad_counts(void **state)
     gs_run_config fewer_logical = {GS_WORKLOAD_TESTSYNC, 2, 4, 0, 0, 0, 1, 0};
     gs_run_config no_steps = {GS_WORKLOAD_STENCIL, 2, 4, 0, 0, 0, 0, 0};
     gs_run_config huge_block = {GS_WORKLOAD_TESTSYNC, 2, 1u << 20, 0, 0, 0, 0, 0};
+    gs_run_config bad_split = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
+                               .iterations = 4, .split = 2};
+    gs_run_config huge_compute = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
+                                  .iterations = 4, .compute = GS_MAX_COMPUTE + 1u};
     assert_int_equal(gs_run(b, &zero_size, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &zero_groups, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &wrong_groups, &r), GS_ERR_INVALID_ARGUMENT);
@@ -108,6 +112,11 @@ static void bad_counts(void **state)
     assert_int_equal(gs_run(b, &fewer_logical, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &no_steps, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &huge_block, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &bad_split, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_run(b, &huge_compute, &r), GS_ERR_INVALID_ARGUMENT);
+    huge_compute.compute = GS_MAX_COMPUTE; /* the largest allowed amount is taken */
+    huge_compute.iterations = 1;
+    assert_int_equal(gs_run(b, &huge_compute, &r), GS_OK);
     gs_barrier_destroy(b);
 }
 

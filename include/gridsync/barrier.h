@@ -43,6 +43,10 @@
 #ifndef GS_BACKEND_SYNC /* a whole episode in one call, where the back end has one: 1 if done */
 #define GS_BACKEND_SYNC(g, algo) 0
 #endif
+/* What a back end's compiler needs at the end of gs_arrive (OpenCL: a group barrier). */
+#ifndef GS_ARRIVE_END
+#define GS_ARRIVE_END() ((void)0)
+#endif
 
 /* A kernel compiled with GS_ONLY_ALGO=GS_ALGO_ID_x contains that protocol alone (any
  * other id in the state ends the launch with GS_ABORT_BAD_STATE): no run-time switch
@@ -118,8 +122,7 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     return why;
 }
 
-/* Split phase. (Known limitation: PoCL 3.1 miscompiles some protocols in this form;
- * on PoCL use gs_sync.) */
+/* Split phase. */
 GS_DEVICE gs_token gs_arrive(gs_grid *g)
 {
     gs_token t = gs_token_initial(g);
@@ -132,6 +135,7 @@ GS_DEVICE gs_token gs_arrive(gs_grid *g)
         GS_BACKEND_ARRIVE(g, g->algo, t);
         break;
     }
+    GS_ARRIVE_END();
     return t;
 }
 

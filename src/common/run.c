@@ -41,7 +41,8 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
         return GS_ERR_INVALID_ARGUMENT;
     if (cfg->workload == GS_WORKLOAD_STENCIL && (cfg->iterations == 0 || cfg->iterations > (1u << 30)))
         return GS_ERR_INVALID_ARGUMENT;
-    if (cfg->iterations > (1u << 30))
+    if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
+        (cfg->split != 0 && cfg->split != 1))
         return GS_ERR_INVALID_ARGUMENT;
     if (b->algo == GS_ALGO_RELAUNCH || b->algo == GS_ALGO_RELAUNCH_GRAPH)
         return GS_OK; /* every launch ends before the next: no co-residency needed */
@@ -181,6 +182,8 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
     l.params.delay = cfg->delay;
     l.params.stress = cfg->stress;
     l.params.late = cfg->late;
+    l.params.compute = cfg->compute;
+    l.params.split = (unsigned)cfg->split;
     l.groups = cfg->groups;
     l.group_size = cfg->group_size;
     l.algo = b->algo;

@@ -26,6 +26,10 @@ typedef struct gs_work_params {
     unsigned int stress;         /* message passing: scratch accesses per work-item per phase */
     unsigned int late;           /* message passing: polls the last work-item of the last
                                   * logical group idles on top, in every phase */
+    unsigned int compute;        /* dependent multiply-adds per work-item at every barrier,
+                                  * touching nothing shared: work a split barrier can hide */
+    unsigned int split;          /* 1: the barrier in split phase, the compute between
+                                  * gs_arrive and gs_wait_token; 0: compute, then gs_sync */
 } gs_work_params;
 
 #endif

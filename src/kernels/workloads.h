@@ -131,6 +131,34 @@ GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg,
     }
 }
 
+/* Independent work at a barrier: `compute` dependent multiply-adds per work-item that
+ * touch no shared data, so they may run between gs_arrive and gs_wait_token. The result
+ * decides an atomic add that practically never happens (x would have to hit one 32-bit
+ * value), so the compiler cannot drop the chain. */
+GS_DEVICE void gs_compute(const gs_work_params *prm, gs_u32 phase, gs_u32 lid,
+                          GS_GLOBAL gs_word *c)
+{
+    gs_u32 x = phase * 0x9e3779b9u ^ lid;
+    for (gs_u32 k = 0u; k < prm->compute; ++k)
+        x = x * 1664525u + 1013904223u;
+    if (x == 0x5eedf00du)
+        gs_fetch_add_relaxed(&c[GS_C_SCRATCH], 1u);
+}
+
+/* The barrier before phase p, with the independent work beside it: in split phase the
+ * work hides the barrier's latency, otherwise it comes first. */
+GS_DEVICE gs_u32 gs_barrier_with_compute(gs_grid *g, const gs_work_params *prm, gs_u32 p,
+                                         GS_GLOBAL gs_word *c)
+{
+    if (prm->split) {
+        gs_token t = gs_arrive(g);
+        gs_compute(prm, p, g->lid, c);
+        return gs_wait_token(g, t);
+    }
+    gs_compute(prm, p, g->lid, c);
+    return gs_sync(g);
+}
+
 /* The body of the one built-in kernel of every back end. */
 GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a,
                                    GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
@@ -145,7 +173,7 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
     /* The barrier-only program does nothing between barriers, not even the phase loop's
      * tests and address arithmetic: with 64 warps per SM every instruction a work-item
      * runs per episode costs about 8 ns of the barrier's time (docs/performance.md). */
-    if (prm.work == GS_WORK_EMPTY) {
+    if (prm.work == GS_WORK_EMPTY && prm.compute == 0u && !prm.split) {
         for (gs_u32 p = prm.phase_begin + 1u; p < prm.phase_end; ++p)
             if (gs_sync(&g) != GS_ABORT_NONE)
                 return;
@@ -153,8 +181,12 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
     }
     for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
         int skip = faulty && prm.work == GS_WORK_FAULT_SKIP && p == prm.phase_begin + 1u;
-        if (p != prm.phase_begin && !skip && gs_sync(&g) != GS_ABORT_NONE)
-            return;
+        if (p != prm.phase_begin && !skip) {
+            if (gs_barrier_with_compute(&g, &prm, p, c) != GS_ABORT_NONE)
+                return;
+        } else if (p != 0u) {
+            gs_compute(&prm, p, g.lid, c); /* relaunch: the launch boundary is the barrier */
+        }
         for (gs_u32 lg = g.group; lg < prm.logical_groups; lg += g.groups)
             gs_work_phase(&prm, p, lg, g.lid, g.lsize, a, b, c);
     }

@@ -52,11 +52,13 @@ static const struct {
     const char *name;
     int (*run)(gs_device *, const cli_options *, bench_table *);
     const char *xlabel;
+    void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
 } experiments[] = {
-    {"groups", bench_groups, "groups"},
-    {"iters", bench_iters, "iters"},
-    {"memory", bench_memory, "groups"},
-    {"wgsize", bench_wgsize, "groups"},
+    {"groups", bench_groups, "groups", NULL},
+    {"iters", bench_iters, "iters", NULL},
+    {"memory", bench_memory, "groups", NULL},
+    {"wgsize", bench_wgsize, "groups", NULL},
+    {"split", bench_split, "compute", bench_split_summary},
 };
 
 int cmd_bench(const char *experiment, const cli_options *o)
@@ -72,6 +74,8 @@ int cmd_bench(const char *experiment, const cli_options *o)
             return 2;
         int rc = experiments[i].run(dev, o, &t);
         table_print(&t, stdout);
+        if (experiments[i].summary)
+            experiments[i].summary(&t, stdout);
         if (table_write(&t, o, experiments[i].xlabel) != 0)
             rc = rc ? rc : 2;
         for (unsigned r = 0; r < t.n; ++r)
@@ -82,6 +86,6 @@ int cmd_bench(const char *experiment, const cli_options *o)
         gs_device_close(dev);
         return rc;
     }
-    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize)\n", experiment);
+    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split)\n", experiment);
     return 2;
 }

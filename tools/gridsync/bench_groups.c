@@ -59,7 +59,9 @@ int bench_groups(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "groups";
-            bench_measure(dev, o, algos[a], GS_WORKLOAD_EMPTY, groups[gi], block, iters, r);
+            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY, .groups = groups[gi], .group_size = block,
+                                 .iterations = iters};
+            bench_measure(dev, o, algos[a], &cfg, r);
         }
     return 0;
 }

@@ -29,7 +29,9 @@ int bench_iters(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "iters";
-            bench_measure(dev, o, algos[a], GS_WORKLOAD_EMPTY, groups, block, list[i], r);
+            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY, .groups = groups, .group_size = block,
+                                 .iterations = list[i]};
+            bench_measure(dev, o, algos[a], &cfg, r);
         }
     return 0;
 }

@@ -23,7 +23,9 @@ int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "wgsize";
-            bench_measure(dev, o, algos[a], GS_WORKLOAD_STENCIL, groups, block, iters, r);
+            gs_run_config cfg = {.workload = GS_WORKLOAD_STENCIL, .groups = groups, .group_size = block,
+                                 .iterations = iters};
+            bench_measure(dev, o, algos[a], &cfg, r);
         }
         if (o->block)
             break;

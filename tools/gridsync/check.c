@@ -1,6 +1,7 @@
 /* gridsync check: the self-test a user runs on a device before trusting it. For each
  * protocol: the blog's test_sync, the stencil against the sequential reference,
- * message passing under random delays and memory stress, and two provoked faults (a
+ * message passing under random delays and memory stress (with gs_sync, and in split
+ * phase with independent work between gs_arrive and gs_wait_token), and two provoked faults (a
  * group that never arrives, a group that skips a barrier) that must end in
  * GS_ERR_TIMEOUT by the barrier's own 300 ms deadline, well before the default one would
  * have ended them, after which a reset barrier must compute
@@ -35,13 +36,18 @@ static double now_ms(void)
  * last group's flag passed message passing under random delays alone). */
 #define CHECK_LATE 4096u
 
+/* Split phase: independent multiply-adds between gs_arrive and gs_wait_token. */
+#define CHECK_SPLIT_COMPUTE 64u
+
 static const char *run_one(check_ctx *c, gs_workload work, unsigned iters, unsigned delay,
-                           unsigned stress)
+                           unsigned stress, int split)
 {
     gs_barrier *b;
     gs_run_result r;
-    gs_run_config cfg = {work, c->groups, c->block, iters, 0xc0ffeeu + c->groups, delay, 0, stress,
-                         work == GS_WORKLOAD_MP ? CHECK_LATE : 0};
+    gs_run_config cfg = {.workload = work, .groups = c->groups, .group_size = c->block,
+                         .iterations = iters, .seed = 0xc0ffeeu + c->groups, .delay = delay,
+                         .stress = stress, .late = work == GS_WORKLOAD_MP ? CHECK_LATE : 0,
+                         .compute = split ? CHECK_SPLIT_COMPUTE : 0, .split = split};
     gs_status s = gs_barrier_create(c->dev, c->algo, c->groups, &b);
     if (s == GS_OK)
         s = gs_run(b, &cfg, &r);
@@ -69,7 +75,8 @@ static const char *fault(check_ctx *c, gs_workload work)
     gs_barrier *b;
     gs_run_result r;
     gs_abort_info info;
-    gs_run_config cfg = {work, c->groups, c->block, 4, 1, 0, 0, 0, 0};
+    gs_run_config cfg = {.workload = work, .groups = c->groups, .group_size = c->block,
+                         .iterations = 4, .seed = 1};
     if (gs_barrier_create(c->dev, c->algo, c->groups, &b) != GS_OK)
         return c->failed = 1, "error";
     /* Promptly: well before the timeout the barrier had (GS_DEFAULT_TIMEOUT_MS or
@@ -91,7 +98,8 @@ static const char *fault(check_ctx *c, gs_workload work)
     else if (gs_barrier_abort_info(b, &info) != GS_OK || info.missing == 0 ||
              info.first_missing[0] != c->groups - 1)
         v = "FAIL(diagnosis)";
-    gs_run_config again = {GS_WORKLOAD_MP, c->groups, c->block, 50, 7, 8, 0, 0, 0};
+    gs_run_config again = {.workload = GS_WORKLOAD_MP, .groups = c->groups, .group_size = c->block,
+                           .iterations = 50, .seed = 7, .delay = 8};
     if (strcmp(v, "pass") == 0 && gs_run(b, &again, &r) != GS_ERR_NEEDS_RESET)
         v = "FAIL(no reset asked)";
     if (strcmp(v, "pass") == 0 && (gs_barrier_reset(b) != GS_OK || gs_run(b, &again, &r) != GS_OK))
@@ -123,8 +131,8 @@ static void seeds_fences(const cli_options *o, check_ctx *c, gs_algo *algos, uns
             continue;
         c12.algo = algos[i];
         c12.failed = 0;
-        run_one(&c12, GS_WORKLOAD_STENCIL, 200, 0, 0);
-        run_one(&c12, GS_WORKLOAD_MP, 300, 64, 16);
+        run_one(&c12, GS_WORKLOAD_STENCIL, 200, 0, 0, 0);
+        run_one(&c12, GS_WORKLOAD_MP, 300, 64, 16, 0);
         failing += c12.failed != 0;
         ++tried;
     }
@@ -152,18 +160,20 @@ int cmd_check(const cli_options *o)
     printf("device: %s (%s, %s)\n", d.name, gs_backend_name(d.backend), d.platform);
     printf("grid: %u groups of %u; message passing: %u barriers, random delays, memory stress\n",
            c.groups, c.block, mp_iters);
-    printf("%-15s %-8s %-8s %-8s %-18s %-18s\n", "protocol", "testsync", "stencil", "mp", "never-arrives",
-           "skips-barrier");
+    printf("%-15s %-8s %-8s %-8s %-8s %-18s %-18s\n", "protocol", "testsync", "stencil", "mp",
+           "mp-split", "never-arrives", "skips-barrier");
     for (unsigned i = 0; i < n; ++i) {
         c.algo = algos[i];
         cli_progress("check: %s", gs_algo_name(c.algo));
         int relaunch = c.algo == GS_ALGO_RELAUNCH || c.algo == GS_ALGO_RELAUNCH_GRAPH;
-        const char *ts = run_one(&c, GS_WORKLOAD_TESTSYNC, 0, 0, 0);
-        const char *st = run_one(&c, GS_WORKLOAD_STENCIL, relaunch ? 20 : 200, 0, 0);
-        const char *mp = run_one(&c, GS_WORKLOAD_MP, relaunch ? 50 : mp_iters, 64, 16);
+        const char *ts = run_one(&c, GS_WORKLOAD_TESTSYNC, 0, 0, 0, 0);
+        const char *st = run_one(&c, GS_WORKLOAD_STENCIL, relaunch ? 20 : 200, 0, 0, 0);
+        const char *mp = run_one(&c, GS_WORKLOAD_MP, relaunch ? 50 : mp_iters, 64, 16, 0);
+        const char *ms = run_one(&c, GS_WORKLOAD_MP, relaunch ? 50 : mp_iters, 64, 16, 1);
         const char *fe = fault(&c, GS_WORKLOAD_FAULT_EXIT);
         const char *fs = fault(&c, GS_WORKLOAD_FAULT_SKIP);
-        printf("%-15s %-8s %-8s %-8s %-18s %-18s\n", gs_algo_name(c.algo), ts, st, mp, fe, fs);
+        printf("%-15s %-8s %-8s %-8s %-8s %-18s %-18s\n", gs_algo_name(c.algo), ts, st, mp, ms, fe,
+               fs);
         fflush(stdout);
     }
     if (d.backend == GS_BACKEND_OPENCL && d.ordering != 0)

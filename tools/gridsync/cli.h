@@ -15,6 +15,7 @@ typedef struct cli_options {
     unsigned algos[GS_ALGO_COUNT_], n_algos;
     unsigned groups[CLI_MAX_LIST], n_groups;
     unsigned iters_list[CLI_MAX_LIST], n_iters;
+    unsigned compute_list[CLI_MAX_LIST], n_compute; /* bench split: work per barrier */
     unsigned block;       /* work-items per group; 0 = the experiment's default */
     unsigned iters;       /* 0 = the experiment's default */
     unsigned repeats;     /* timed repeats, the median is reported */
@@ -28,6 +29,7 @@ typedef struct bench_row {
     const char *experiment;
     gs_algo algo;
     unsigned groups, block, iters;
+    unsigned compute;         /* independent multiply-adds per work-item per barrier */
     double ns_per_barrier;    /* median over repeats */
     double total_ms;          /* median total time of the launch(es) */
     double spread;            /* (max - min) / median of the repeats */
@@ -48,10 +50,11 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out);
 void cli_progress(const char *fmt, ...);
 
-/* Times `cfg` through a fresh barrier of `algo` (one warm-up, then the median of
- * o->repeats runs) and runs the message-passing check on the same grid; fills row. */
-void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_workload work,
-                   unsigned groups, unsigned block, unsigned iters, bench_row *row);
+/* Times `timed` through a fresh barrier of `algo` (one warm-up, then the median of
+ * o->repeats runs) after the message-passing check on the same grid, with the same
+ * barrier form and independent work; fills row. */
+void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
+                   bench_row *row);
 
 bench_row *table_add(bench_table *t);
 void table_print(const bench_table *t, FILE *f);
@@ -64,5 +67,7 @@ int bench_groups(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_iters(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_memory(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t);
+int bench_split(gs_device *dev, const cli_options *o, bench_table *t);
+void bench_split_summary(const bench_table *t, FILE *f);
 
 #endif

@@ -24,23 +24,28 @@ static const char *verdict(gs_status s)
 
 static int is_relaunch(gs_algo a) { return a == GS_ALGO_RELAUNCH || a == GS_ALGO_RELAUNCH_GRAPH; }
 
-void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_workload work,
-                   unsigned groups, unsigned block, unsigned iters, bench_row *row)
+void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
+                   bench_row *row)
 {
     gs_barrier *b = NULL;
     row->algo = algo;
-    row->groups = groups;
-    row->block = block;
-    row->iters = iters;
-    gs_status s = gs_barrier_create(dev, algo, groups, &b);
+    row->groups = timed->groups;
+    row->block = timed->group_size;
+    row->iters = timed->iterations;
+    row->compute = timed->compute;
+    gs_status s = gs_barrier_create(dev, algo, timed->groups, &b);
     if (s == GS_OK && o->timeout_ms)
         s = gs_barrier_set_timeout(b, o->timeout_ms);
     if (s == GS_OK)
         gs_barrier_state_bytes(b, &row->state_bytes);
 
-    /* Message passing with random delays on the very grid that is timed. */
-    gs_run_config mp = {GS_WORKLOAD_MP, groups, block, 0, 0x5eed0000u + groups, 64, 0, 8, 0};
-    mp.iterations = is_relaunch(algo) ? 50 : (o->quick ? 200 : 1000);
+    /* Message passing with random delays on the very grid, barrier form and work that
+     * are timed. */
+    gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = timed->groups,
+                        .group_size = timed->group_size,
+                        .iterations = is_relaunch(algo) ? 50 : (o->quick ? 200 : 1000),
+                        .seed = 0x5eed0000u + timed->groups, .delay = 64, .stress = 8,
+                        .compute = timed->compute, .split = timed->split};
     gs_run_result r;
     if (s == GS_OK)
         s = gs_run(b, &mp, &r);
@@ -52,11 +57,10 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, gs_worklo
         return;
     }
 
-    gs_run_config cfg = {work, groups, block, iters, 0, 0, 0, 0, 0};
     double *t = calloc(o->repeats, sizeof *t);
-    s = t ? gs_run(b, &cfg, &r) : GS_ERR_OUT_OF_MEMORY; /* warm-up */
+    s = t ? gs_run(b, timed, &r) : GS_ERR_OUT_OF_MEMORY; /* warm-up */
     for (unsigned i = 0; s == GS_OK && i < o->repeats; ++i) {
-        s = gs_run(b, &cfg, &r);
+        s = gs_run(b, timed, &r);
         t[i] = r.elapsed_ns;
     }
     if (s == GS_OK) {

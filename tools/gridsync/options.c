@@ -39,20 +39,22 @@ static int each_element(const char *s, int (*take)(const char *, void *), void *
 
 typedef struct uint_list {
     unsigned *out, *n;
+    unsigned min, max;
 } uint_list;
 
 static int take_uint(const char *tok, void *ctx)
 {
     uint_list *l = ctx;
-    if (*l->n == CLI_MAX_LIST || parse_uint(tok, &l->out[*l->n]) != 0 || l->out[*l->n] == 0)
+    unsigned *v = &l->out[*l->n];
+    if (*l->n == CLI_MAX_LIST || parse_uint(tok, v) != 0 || *v < l->min || *v > l->max)
         return -1;
     ++*l->n;
     return 0;
 }
 
-static int parse_list(const char *s, unsigned *out, unsigned *n)
+static int parse_list(const char *s, unsigned *out, unsigned *n, unsigned min, unsigned max)
 {
-    uint_list l = {out, n};
+    uint_list l = {out, n, min, max};
     *n = 0;
     return each_element(s, take_uint, &l);
 }
@@ -86,7 +88,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         {"backend", required_argument, 0, 'b'}, {"device", required_argument, 0, 'd'},
         {"algo", required_argument, 0, 'a'},    {"groups", required_argument, 0, 'g'},
         {"block", required_argument, 0, 'B'},   {"iters", required_argument, 0, 'i'},
-        {"iters-list", required_argument, 0, 'I'},
+        {"iters-list", required_argument, 0, 'I'}, {"compute", required_argument, 0, 'C'},
         {"repeats", required_argument, 0, 'r'}, {"timeout-ms", required_argument, 0, 't'},
         {"quick", no_argument, 0, 'q'},         {"csv", required_argument, 0, 'c'},
         {"json", required_argument, 0, 'j'},    {"plot", required_argument, 0, 'p'},
@@ -102,10 +104,11 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         case 'b': bad = gs_backend_from_name(optarg, &o->backend) != GS_OK; break;
         case 'd': { unsigned d = 0; bad = parse_uint(optarg, &d) || d > 1024; o->device = (int)d; break; }
         case 'a': o->algo_all = 0; bad = parse_algos(optarg, o); break;
-        case 'g': bad = parse_list(optarg, o->groups, &o->n_groups); break;
+        case 'g': bad = parse_list(optarg, o->groups, &o->n_groups, 1, ~0u); break;
         case 'B': bad = parse_uint(optarg, &o->block) || o->block == 0; break;
         case 'i': bad = parse_uint(optarg, &o->iters) || o->iters == 0; break;
-        case 'I': bad = parse_list(optarg, o->iters_list, &o->n_iters); break;
+        case 'I': bad = parse_list(optarg, o->iters_list, &o->n_iters, 1, ~0u); break;
+        case 'C': bad = parse_list(optarg, o->compute_list, &o->n_compute, 0, GS_MAX_COMPUTE); break;
         case 'r': bad = parse_uint(optarg, &o->repeats) || o->repeats == 0 || o->repeats > 1000; break;
         case 't': bad = parse_uint(optarg, &o->timeout_ms) || o->timeout_ms == 0; break;
         case 'q': o->quick = 1; break;

@@ -28,7 +28,9 @@ static double ratio_to(const bench_table *t, const bench_row *r, gs_algo base)
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *b = &t->rows[i];
         if (b->algo == base && b->groups == r->groups && b->block == r->block &&
-            b->iters == r->iters && b->status == GS_OK && r->status == GS_OK && b->total_ms > 0)
+            b->iters == r->iters && b->compute == r->compute &&
+            strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
+            r->status == GS_OK && b->total_ms > 0)
             return r->total_ms / b->total_ms;
     }
     return 0;
@@ -37,16 +39,16 @@ static double ratio_to(const bench_table *t, const bench_row *r, gs_algo base)
 void table_print(const bench_table *t, FILE *f)
 {
     fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform);
-    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s  %s\n", "exp", "algo",
+    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %8s  %s\n", "exp", "algo",
             "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
-            "x_cg", "bytes", "check");
+            "x_cg", "bytes", "compute", "check");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f %9.3f %9.3f %9.3f %9zu  %s\n",
+        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f %9.3f %9.3f %9.3f %9zu %8u  %s\n",
                 r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
                 r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
                 ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->check);
+                r->compute, r->check);
     }
 }
 
@@ -68,15 +70,15 @@ static int write_csv(const bench_table *t, const char *path)
     if (!f)
         return -1;
     fprintf(f, "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
-               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,check\n");
+               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,compute,check\n");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,%.4f,%.4f,%.4f,%zu,%s\n",
+        fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,%.4f,%.4f,%.4f,%zu,%u,%s\n",
                 r->experiment, t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform,
                 gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
                 r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
                 ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->check);
+                r->compute, r->check);
     }
     return fclose(f);
 }
@@ -99,20 +101,48 @@ static int write_json(const bench_table *t, const char *path)
         fprintf(f, "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
                    "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, "
                    "\"ratio_relaunch\": %.4f, \"ratio_relaunch_graph\": %.4f, \"ratio_cg\": %.4f, "
-                   "\"state_bytes\": %zu, \"check\": \"%s\"}%s\n",
+                   "\"state_bytes\": %zu, \"compute\": %u, \"check\": \"%s\"}%s\n",
                 r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
                 r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
                 ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->check, i + 1 < t->n ? "," : "");
+                r->compute, r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     return fclose(f);
 }
 
-/* A line per protocol of `y` against `xlabel` (groups or iters), drawn by gnuplot. */
+/* The value a row has on the plot's x axis. */
+static unsigned x_of(const bench_row *r, const char *xlabel)
+{
+    if (strcmp(xlabel, "iters") == 0)
+        return r->iters;
+    return strcmp(xlabel, "compute") == 0 ? r->compute : r->groups;
+}
+
+/* Rows a and b are on one line: same protocol, same experiment (split: same form). */
+static int same_line(const bench_row *a, const bench_row *b)
+{
+    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0;
+}
+
+/* Row i is the first passing row of its line. */
+static int starts_line(const bench_table *t, unsigned i)
+{
+    if (t->rows[i].status != GS_OK)
+        return 0;
+    for (unsigned j = 0; j < i; ++j)
+        if (same_line(&t->rows[j], &t->rows[i]) && t->rows[j].status == GS_OK)
+            return 0;
+    return 1;
+}
+
+/* A line per protocol (and form) of `y` against `xlabel` (groups, iters or compute),
+ * drawn by gnuplot: total ms against iters, ns per barrier otherwise. */
 static int write_plot(const bench_table *t, const char *path, const char *xlabel)
 {
-    int by_iters = strcmp(xlabel, "iters") == 0;
+    int by_iters = strcmp(xlabel, "iters") == 0, forms = 0;
+    for (unsigned i = 1; i < t->n; ++i)
+        forms |= strcmp(t->rows[i].experiment, t->rows[0].experiment) != 0;
     FILE *g = popen("gnuplot 2>/dev/null", "w");
     if (!g)
         return -1;
@@ -120,30 +150,26 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
     fprintf(g, "set title \"%s (%s)\"\nset xlabel '%s'\nset ylabel '%s'\nset logscale y\n",
             t->dev.name, gs_backend_name(t->dev.backend), xlabel,
             by_iters ? "total ms" : "ns per barrier");
-    fprintf(g, "plot ");
     int first = 1;
-    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
-        int any = 0;
-        for (unsigned i = 0; i < t->n; ++i)
-            any |= t->rows[i].algo == a && t->rows[i].status == GS_OK;
-        if (any) {
-            fprintf(g, "%s'-' with linespoints title '%s'", first ? "" : ", ", gs_algo_name((gs_algo)a));
-            first = 0;
-        }
+    fprintf(g, "plot ");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        if (!starts_line(t, i))
+            continue;
+        fprintf(g, "%s'-' with linespoints title '%s%s%s'", first ? "" : ", ", gs_algo_name(r->algo),
+                forms ? " " : "", forms ? r->experiment : "");
+        first = 0;
     }
     fprintf(g, "\n");
-    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
-        int any = 0;
-        for (unsigned i = 0; i < t->n; ++i) {
-            const bench_row *r = &t->rows[i];
-            if (r->algo == a && r->status == GS_OK) {
-                fprintf(g, "%u %g\n", by_iters ? r->iters : r->groups,
-                        by_iters ? r->total_ms : r->ns_per_barrier);
-                any = 1;
-            }
-        }
-        if (any)
-            fprintf(g, "e\n");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        if (!starts_line(t, i))
+            continue;
+        for (unsigned k = i; k < t->n; ++k)
+            if (same_line(&t->rows[k], r) && t->rows[k].status == GS_OK)
+                fprintf(g, "%u %g\n", x_of(&t->rows[k], xlabel),
+                        by_iters ? t->rows[k].total_ms : t->rows[k].ns_per_barrier);
+        fprintf(g, "e\n");
     }
     return pclose(g) == 0 ? 0 : -1;
 }
