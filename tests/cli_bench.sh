@@ -16,7 +16,7 @@ grep -q '"rows"' "$dir/groups.json" || exit 1
 "$cli" bench memory --backend "$backend" --csv "$dir/memory.csv" >/dev/null || exit 1
 # bench split: both forms of every protocol at each amount of work, all checked, and the
 # summary pairs them.
-"$cli" bench split --backend "$backend" --groups 2 --compute 0,64 --iters 20 --repeats 3 \
+"$cli" bench split --backend "$backend" --groups 2 --compute 1,64 --iters 20 --repeats 3 \
     --csv "$dir/split.csv" >"$dir/split.txt" || exit 1
 rows=$(tail -n +2 "$dir/split.csv" | wc -l)
 split=$(grep -c '^split,.*,64,pass$' "$dir/split.csv")

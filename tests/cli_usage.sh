@@ -47,6 +47,7 @@ expect 2 bench groups --backend cpu extra
 expect 2 bench split --backend cpu --compute 1,,2
 expect 2 bench split --backend cpu --compute 2000000
 expect 2 bench split --backend cpu --compute x
+expect 2 bench split --backend cpu --compute 0
 expect 2 check --backend cpu --algo nosuch
 expect 2 check --backend cpu --device 7
 # cg runs on CUDA only: naming nothing else must not pass as a check of nothing.

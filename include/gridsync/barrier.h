@@ -109,6 +109,7 @@ GS_DEVICE gs_token gs_token_initial(const gs_grid *g)
     gs_token t;
     t.target = 0u;
     t.done = 0u;
+    t.before = 0u;
     t.why = gs_launch_bad(g); /* the same on every work-item: no verdict needed */
     return t;
 }

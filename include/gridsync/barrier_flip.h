@@ -38,6 +38,13 @@ GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
     return ((old ^ (old + add)) & GS_FLIP_BIT) != 0u;
 }
 
+/* A flip counter's top bit once the group's current episode is complete: every counter
+ * starts at 0 when the state is reset and flips once per episode. */
+GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g)
+{
+    return (g->episode + 1u) << 31;
+}
+
 /* Release line l (GS_RELEASE_LINES). */
 GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
 {
@@ -60,29 +67,31 @@ GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
         gs_store_fenced(gs_release_line(g, l), bit);
 }
 
-/* After a representative's flip arrival (flip, cluster): its progress note, and with
- * release lines the last arriver's release, in the arrival so that the split-phase
- * form releases at gs_arrive. Polling the counter, nothing here waits for the add's
- * result, so the note goes out while the add is in flight (branching on the result
- * first cost ~35 ns at 132 blocks on an H200); with lines, the note follows the lines'
- * fence, which would otherwise wait for it. */
-GS_DEVICE void gs_flip_arrived(gs_grid *g, const gs_token *t, int lines)
+/* After a representative's flip arrival (flip, cluster; its add was `add`, the counter's
+ * value before it is in t->before): its progress note, and with release lines the last
+ * arriver's release, in the arrival so that the split-phase form releases at gs_arrive.
+ * Polling the counter, nothing here reads the add's result: the note goes out while the
+ * add is in flight (branching on the result first cost ~35 ns at 132 blocks on an H200),
+ * and the split phase's work after gs_arrive runs meanwhile. With lines, the note follows
+ * the lines' fence, which would otherwise wait for it. */
+GS_DEVICE void gs_flip_arrived(gs_grid *g, const gs_token *t, gs_u32 add, int lines)
 {
     if (!lines) {
         gs_note_arrival(g);
         return;
     }
-    if (t->done)
+    if (gs_flip_completed(t->before, add))
         gs_flip_release_lines(g, t->target);
     gs_note_arrival(g);
 }
 
-/* The waiting half for flip and cluster: the last arriver acquires (when the counter
- * is polled: with lines it did in gs_flip_arrived); the others wait until the counter,
- * or their release line, shows the episode's flip bit. */
-GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, int lines)
+/* The waiting half for flip and cluster: the last arriver (the representative whose add
+ * `add` completed the episode) acquires (when the counter is polled: with lines it did
+ * in gs_flip_arrived); the others wait until the counter, or their release line, shows
+ * the episode's flip bit. */
+GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int lines)
 {
-    if (t->done) {
+    if (gs_flip_completed(t->before, add)) {
         if (!lines)
             gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
         return GS_ABORT_NONE;
@@ -90,16 +99,20 @@ GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, int lines)
     return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, lines);
 }
 
+/* What this group adds to the flip counter. */
+GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
+{
+    return gs_flip_share(g->groups - GS_EARLY, g->group == 0u);
+}
+
 GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
+    t->target = gs_flip_bit_after(g);
     if (g->lid == 0u) {
-        gs_u32 add;
-        gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_COUNTER, 0u), g->groups - GS_EARLY,
-                                    g->group == 0u, &add);
-        t->done = gs_flip_completed(old, add) ? 1u : 0u;
-        t->target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
-        gs_flip_arrived(g, t, g->release == GS_RELEASE_LINES);
+        gs_u32 add = gs_flip_group_share(g);
+        t->before = gs_fetch_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
+        gs_flip_arrived(g, t, add, g->release == GS_RELEASE_LINES);
     }
 }
 
@@ -107,7 +120,7 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (g->lid == 0u)
-        why = gs_flip_settle(g, t, g->release == GS_RELEASE_LINES);
+        why = gs_flip_settle(g, t, gs_flip_group_share(g), g->release == GS_RELEASE_LINES);
     return gs_group_verdict(g, why);
 }
 

@@ -21,7 +21,7 @@
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    t->target = (g->episode + 1u) << 31; /* the root's (or lines') flip bit after it */
+    t->target = gs_flip_bit_after(g); /* the root's (or lines') flip bit after it */
     if (g->lid == 0u) {
         gs_u32 add;
         gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, g->leaf), 0u),

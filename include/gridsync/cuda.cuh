@@ -150,6 +150,12 @@ GS_DEVICE int gs_cluster_lines(const gs_grid *g)
     return g->release == GS_RELEASE_LINES && gs_cluster_size() == 1u;
 }
 
+/* What this cluster's representative adds to the flip counter. */
+GS_DEVICE gs_u32 gs_cluster_share(void)
+{
+    return gs_flip_share(gs_cluster_count() - GS_EARLY, gs_cluster_index() == 0u);
+}
+
 /* Arrival half of the cluster protocol: the hardware cluster barrier, then the
  * representative's release add at the flip counter (one member per cluster). Its own
  * progress note comes after the add, so the add's fence does not wait for it. */
@@ -162,15 +168,11 @@ GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
         *gs_cluster_verdict_slot() = GS_ABORT_NONE;
     }
     gs_cluster_barrier(); /* every block's writes happen before the representative's add */
-    t->done = 1u;
-    t->target = 0u;
+    t->target = gs_flip_bit_after(g);
     if (rep) {
-        gs_u32 add;
-        gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_COUNTER, 0u),
-                                    gs_cluster_count() - GS_EARLY, gs_cluster_index() == 0u, &add);
-        t->done = gs_flip_completed(old, add) ? 1u : 0u;
-        t->target = (old & GS_FLIP_BIT) ^ GS_FLIP_BIT;
-        gs_flip_arrived(g, t, gs_cluster_lines(g));
+        gs_u32 add = gs_cluster_share();
+        t->before = gs_fetch_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
+        gs_flip_arrived(g, t, add, gs_cluster_lines(g));
     }
 }
 
@@ -203,20 +205,22 @@ GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
 {
     gs_u32 *slot = gs_cluster_verdict_slot();
     int rep = gs_cluster_rank() == 0u && g->lid == 0u;
-    if (rep && t->done) {
-        (void)gs_flip_settle(g, t, gs_cluster_lines(g)); /* the cluster barrier passes it on */
+    int last = rep && gs_flip_completed(t->before, gs_cluster_share());
+    if (last) {
+        /* the cluster barrier passes it on */
+        (void)gs_flip_settle(g, t, gs_cluster_share(), gs_cluster_lines(g));
     } else if (rep) {
         gs_u32 present = gs_cluster_present(g);
         gs_u32 size = gs_cluster_size();
         gs_u32 why = present != (size >= 32u ? ~0u : (1u << size) - 1u)
                          ? GS_ABORT_TIMEOUT
-                         : gs_flip_settle(g, t, gs_cluster_lines(g));
+                         : gs_flip_settle(g, t, gs_cluster_share(), gs_cluster_lines(g));
         if (why != GS_ABORT_NONE)
             gs_cluster_broadcast(slot, why, present);
     }
     gs_cluster_barrier(); /* releases the cluster; acquires the verdict and the grid's writes */
     gs_u32 why = *slot;
-    if (rep && t->done)
+    if (last)
         (void)gs_cluster_present(g);
     return why;
 }

@@ -244,11 +244,15 @@ GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 st
 }
 
 /* What a protocol's arrival tells its wait: the value to poll for, whether the
- * representative already knows the episode is complete (it arrived last), and why the
- * arrival failed (0 = it did not). Meaningful on work-item 0; the others carry it. */
+ * representative already knows the episode is complete (it arrived last; the tree), the
+ * counter's value before its add (flip, cluster: the wait decodes it, so that nothing in
+ * the arrival waits for the add's round trip and the split phase's work runs while the
+ * add is in flight), and why the arrival failed (0 = it did not). Meaningful on the
+ * representative; the others carry it. */
 typedef struct gs_token {
     gs_u32 target;
     gs_u32 done;
+    gs_u32 before;
     gs_u32 why;
 } gs_token;
 

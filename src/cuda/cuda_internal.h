@@ -9,17 +9,18 @@
 extern "C" {
 #endif
 
-/* The host stubs of the built-in kernel, one per protocol (kernel_<algo>.cu, see
- * kernel_algo.cuh), for cudaLaunchKernelExC. */
-const void *gs_cuda_kernel_central(void);
-const void *gs_cuda_kernel_lockfree(void);
-const void *gs_cuda_kernel_naive(void);
-const void *gs_cuda_kernel_flip(void);
-const void *gs_cuda_kernel_tree(void);
-const void *gs_cuda_kernel_cluster(void);
-const void *gs_cuda_kernel_cg(void);
-const void *gs_cuda_kernel_relaunch(void);
-const void *gs_cuda_kernel_sharded(void);
+/* The host stubs of the built-in kernel, two per protocol (kernel_<algo>.cu, see
+ * kernel_algo.cuh: with_compute 1 for the one with the independent work and the split
+ * phase), for cudaLaunchKernelExC. */
+const void *gs_cuda_kernel_central(int with_compute);
+const void *gs_cuda_kernel_lockfree(int with_compute);
+const void *gs_cuda_kernel_naive(int with_compute);
+const void *gs_cuda_kernel_flip(int with_compute);
+const void *gs_cuda_kernel_tree(int with_compute);
+const void *gs_cuda_kernel_cluster(int with_compute);
+const void *gs_cuda_kernel_cg(int with_compute);
+const void *gs_cuda_kernel_relaunch(int with_compute);
+const void *gs_cuda_kernel_sharded(int with_compute);
 
 #ifdef __cplusplus
 }
@@ -30,8 +31,10 @@ const void *gs_cuda_kernel_sharded(void);
 
 #include "common/internal.h"
 
-/* The built-in kernel for `algo` (relaunch and relaunch-graph share one). */
-const void *gs_cuda_work_kernel(gs_algo algo);
+/* The built-in kernel for `algo` (relaunch and relaunch-graph share one): with_compute 1
+ * for the one with the independent work and the split phase (gs_work_params.compute,
+ * .split). */
+const void *gs_cuda_work_kernel(gs_algo algo, int with_compute);
 
 typedef struct gs_cuda_device {
     struct gs_device base; /* first: the common code sees a gs_device */

@@ -169,32 +169,40 @@ gs_status gs_cuda_kernel_bound(gs_cuda_device *d, const void *kernel, unsigned g
 
 static int cuda_algo_supported(const gs_device *dev, gs_algo algo);
 
-const void *gs_cuda_work_kernel(gs_algo algo)
+const void *gs_cuda_work_kernel(gs_algo algo, int w)
 {
     switch (algo) {
-    case GS_ALGO_CENTRAL: return gs_cuda_kernel_central();
-    case GS_ALGO_LOCKFREE: return gs_cuda_kernel_lockfree();
-    case GS_ALGO_NAIVE: return gs_cuda_kernel_naive();
-    case GS_ALGO_FLIP: return gs_cuda_kernel_flip();
-    case GS_ALGO_TREE: return gs_cuda_kernel_tree();
-    case GS_ALGO_CLUSTER: return gs_cuda_kernel_cluster();
-    case GS_ALGO_CG: return gs_cuda_kernel_cg();
-    case GS_ALGO_SHARDED: return gs_cuda_kernel_sharded();
-    default: return gs_cuda_kernel_relaunch();
+    case GS_ALGO_CENTRAL: return gs_cuda_kernel_central(w);
+    case GS_ALGO_LOCKFREE: return gs_cuda_kernel_lockfree(w);
+    case GS_ALGO_NAIVE: return gs_cuda_kernel_naive(w);
+    case GS_ALGO_FLIP: return gs_cuda_kernel_flip(w);
+    case GS_ALGO_TREE: return gs_cuda_kernel_tree(w);
+    case GS_ALGO_CLUSTER: return gs_cuda_kernel_cluster(w);
+    case GS_ALGO_CG: return gs_cuda_kernel_cg(w);
+    case GS_ALGO_SHARDED: return gs_cuda_kernel_sharded(w);
+    default: return gs_cuda_kernel_relaunch(w);
     }
 }
 
+/* Which of a protocol's two kernels a launch with these parameters needs. */
+static int with_compute(const gs_work_params *prm)
+{
+    return prm->compute != 0u || prm->split != 0u;
+}
+
 /* The bound for the built-in program, whatever the protocol: the smallest over the
- * protocols' kernels (they all fit in 32 registers, so in practice one number). */
+ * protocols' kernels, both forms (they all fit in 32 registers, so in practice one
+ * number). */
 static gs_status cuda_max_groups(gs_device *dev, unsigned group_size, unsigned *out)
 {
     unsigned best = ~0u;
-    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+    for (unsigned k = 0; k < 2 * GS_ALGO_COUNT_; ++k) {
         unsigned n = 0;
-        if (!cuda_algo_supported(dev, (gs_algo)a))
+        gs_algo a = (gs_algo)(k / 2);
+        if (!cuda_algo_supported(dev, a))
             continue;
-        gs_status s = gs_cuda_kernel_bound(as_cuda(dev), gs_cuda_work_kernel((gs_algo)a), group_size,
-                                           0, &n);
+        gs_status s = gs_cuda_kernel_bound(as_cuda(dev), gs_cuda_work_kernel(a, (int)(k % 2)),
+                                           group_size, 0, &n);
         if (s != GS_OK)
             return s;
         if (n < best)
@@ -458,7 +466,7 @@ static cudaError_t launch_phases(gs_cuda_device *d, const gs_launch *l, unsigned
     for (unsigned p = begin; p < end; ++p) {
         prm->phase_begin = p;
         prm->phase_end = p + 1;
-        cudaError_t e = cudaLaunchKernelExC(&cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH), args);
+        cudaError_t e = cudaLaunchKernelExC(&cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH, with_compute(prm)), args);
         if (e != cudaSuccess)
             return e;
     }
@@ -546,7 +554,8 @@ static gs_status cuda_launch(gs_device *dev, const gs_launch *l, double *elapsed
     case GS_ALGO_RELAUNCH: return launch_relaunch(d, l, args, &prm, elapsed_ns);
     case GS_ALGO_RELAUNCH_GRAPH: return launch_graph(d, l, args, &prm, elapsed_ns);
     default:
-        return gs_cuda_launch_resident(d, gs_cuda_work_kernel(l->algo), l->algo, l->groups, l->group_size,
+        return gs_cuda_launch_resident(d, gs_cuda_work_kernel(l->algo, with_compute(&prm)), l->algo,
+                                       l->groups, l->group_size,
                                        0, args, d->stream, elapsed_ns);
     }
 }

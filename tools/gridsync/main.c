@@ -14,7 +14,7 @@ static void usage(FILE *f)
             "  --algo LIST|all   central,lockfree,naive,flip,tree,sharded,cluster,cg,relaunch,\n"
             "                    relaunch-graph\n"
             "  --groups LIST     --block N      --iters N      --iters-list LIST\n"
-            "  --compute LIST    (split: independent multiply-adds per work-item per barrier)\n"
+            "  --compute LIST    (split: multiply-adds per work-item per barrier, >= 1)\n"
             "  --repeats N (median of N, default 5)   --timeout-ms N   --quick\n"
             "  --csv FILE  --json FILE  --plot FILE.png\n"
             "A table goes to stdout, progress to stderr. Exit status: 0 all passed, 1 a check\n"

@@ -108,7 +108,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         case 'B': bad = parse_uint(optarg, &o->block) || o->block == 0; break;
         case 'i': bad = parse_uint(optarg, &o->iters) || o->iters == 0; break;
         case 'I': bad = parse_list(optarg, o->iters_list, &o->n_iters, 1, ~0u); break;
-        case 'C': bad = parse_list(optarg, o->compute_list, &o->n_compute, 0, GS_MAX_COMPUTE); break;
+        case 'C': bad = parse_list(optarg, o->compute_list, &o->n_compute, 1, GS_MAX_COMPUTE); break;
         case 'r': bad = parse_uint(optarg, &o->repeats) || o->repeats == 0 || o->repeats > 1000; break;
         case 't': bad = parse_uint(optarg, &o->timeout_ms) || o->timeout_ms == 0; break;
         case 'q': o->quick = 1; break;
