@@ -35,7 +35,10 @@ plot "$dir/groups.csv" "$dir/groups.png" 6 9 "blocks (256 threads)" "ns per barr
 plot "$dir/groups64.csv" "$dir/groups64.png" 6 9 "blocks (64 threads)" "ns per barrier" "set logscale x 2"
 plot "$dir/iters.csv" "$dir/iters.png" 8 10 "barriers" "total ms" "set logscale x"
 # split: ns per barrier (the work included) against the work, 132 blocks of 256
-split132=$(mktemp)
-trap 'rm -f "$split132"' EXIT
-[ -f "$dir/split.csv" ] && { head -1 "$dir/split.csv"; grep -E '^[a-z]+,"[^"]*",[a-z]+,"[^"]*",[a-z-]+,132,' "$dir/split.csv"; } >"$split132"
-[ -s "$split132" ] && plot "$split132" "$dir/split.png" 16 9 "independent multiply-adds per work-item per barrier (132 blocks of 256)" "ns per barrier, work included" "set xrange [0:*]" 1
+if [ -f "$dir/split.csv" ]; then
+  split132=$(mktemp)
+  trap 'rm -f "$split132"' EXIT
+  { head -1 "$dir/split.csv"; grep -E '^[a-z]+,"[^"]*",[a-z]+,"[^"]*",[a-z-]+,132,256,' "$dir/split.csv" || true; } >"$split132"
+  plot "$split132" "$dir/split.png" 16 9 "independent multiply-adds per work-item per barrier (132 blocks of 256)" \
+    "ns per barrier, work included" "set logscale x 2" 1
+fi
