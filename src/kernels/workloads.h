@@ -161,9 +161,9 @@ GS_DEVICE gs_u32 gs_barrier_with_compute(gs_grid *g, const gs_work_params *prm, 
 
 /* The body of the built-in kernel of every back end. With `with_compute` 0 (a constant)
  * it leaves out the split phase and the independent work (prm.split, prm.compute): CUDA
- * builds that form for every other program, since the extra inlined barrier moved the
- * barrier-only loop's timings by up to 20% (lockfree at 2112 x 64 on an H100) though
- * that loop's code did not change. */
+ * builds that form for every other program, so that the barrier-only kernels stay the
+ * code that was measured (with both compiled into one kernel, the unchanged barrier-only
+ * loop timed up to 22% slower in one H100 run: docs/performance.md, eighth round). */
 GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a,
                                    GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
                                    gs_work_params prm, int with_compute)
