@@ -67,16 +67,18 @@ GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
         gs_store_fenced(gs_release_line(g, l), bit);
 }
 
-/* After a representative's flip arrival (flip, cluster; its add was `add`, the counter's
- * value before it is in t->before): its progress note, and with release lines the last
- * arriver's release, in the arrival so that the split-phase form releases at gs_arrive.
- * Polling the counter, nothing here reads the add's result: the note goes out while the
- * add is in flight (branching on the result first cost ~35 ns at 132 blocks on an H200),
- * and the split phase's work after gs_arrive runs meanwhile. With lines, the note follows
- * the lines' fence, which would otherwise wait for it. */
-GS_DEVICE void gs_flip_arrived(gs_grid *g, const gs_token *t, gs_u32 add, int lines)
+/* A representative's flip arrival (flip, cluster): its release add `add` at the counter
+ * (the value before it goes into t->before, for the wait to decode), its progress note,
+ * and with release lines the last arriver's release, in the arrival so that the
+ * split-phase form releases at gs_arrive. Polling the counter, nothing here reads the
+ * add's result: the note goes out while the add is in flight (branching on the result
+ * first cost ~35 ns at 132 blocks on an H200), and the split phase's work after
+ * gs_arrive runs meanwhile. With lines, the note follows the lines' fence, which would
+ * otherwise wait for it. */
+GS_DEVICE void gs_flip_arrive_rep(gs_grid *g, gs_token *t, gs_u32 add, int lines)
 {
-    if (!lines) {
+    t->before = gs_fetch_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
+    if (!lines) { /* two paths: else the compiler reads the result before the note */
         gs_note_arrival(g);
         return;
     }
@@ -87,7 +89,7 @@ GS_DEVICE void gs_flip_arrived(gs_grid *g, const gs_token *t, gs_u32 add, int li
 
 /* The waiting half for flip and cluster: the last arriver (the representative whose add
  * `add` completed the episode) acquires (when the counter is polled: with lines it did
- * in gs_flip_arrived); the others wait until the counter, or their release line, shows
+ * in gs_flip_arrive_rep); the others wait until the counter, or their release line, shows
  * the episode's flip bit. */
 GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int lines)
 {
@@ -109,11 +111,8 @@ GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_flip_bit_after(g);
-    if (g->lid == 0u) {
-        gs_u32 add = gs_flip_group_share(g);
-        t->before = gs_fetch_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
-        gs_flip_arrived(g, t, add, g->release == GS_RELEASE_LINES);
-    }
+    if (g->lid == 0u)
+        gs_flip_arrive_rep(g, t, gs_flip_group_share(g), g->release == GS_RELEASE_LINES);
 }
 
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)

@@ -45,10 +45,10 @@ typedef struct uint_list {
 static int take_uint(const char *tok, void *ctx)
 {
     uint_list *l = ctx;
-    unsigned *v = &l->out[*l->n];
-    if (*l->n == CLI_MAX_LIST || parse_uint(tok, v) != 0 || *v < l->min || *v > l->max)
+    unsigned v;
+    if (*l->n == CLI_MAX_LIST || parse_uint(tok, &v) != 0 || v < l->min || v > l->max)
         return -1;
-    ++*l->n;
+    l->out[(*l->n)++] = v;
     return 0;
 }
 
