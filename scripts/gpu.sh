@@ -317,6 +317,10 @@ if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
     export -f ocl12; export CLI
     stage cli_check_ocl12 120 ocl12
     stage cli_groups_opencl 120 "$CLI" bench groups --backend opencl --quick --csv "$RES/groups_opencl.csv"
+    # What split phase gains on NVIDIA's OpenCL, where gs_arrive ends with a group barrier
+    # (GS_ARRIVE_END, prims_opencl.clh) that the OpenCL execution model asks for.
+    stage cli_split_opencl 120 "$CLI" bench split --backend opencl --groups 132 --compute 256,1024 \
+        --algo central,flip,sharded,tree,lockfree --csv "$RES/split_opencl.csv"
 fi
 tar -czf "$OUT/results.tar.gz" -C "$WORK" results 2>/dev/null
 

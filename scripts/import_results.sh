@@ -22,7 +22,7 @@ take() { [ -s "$1" ] && install -m 0644 "$1" "$2" || true; }
 
 for f in groups.csv micro.csv libsync.csv sass.txt summary.txt; do take "$src/$f" "$dest/$f"; done
 for f in groups.json groups64.csv groups64.json iters.csv iters.json wgsize.csv wgsize.json memory.csv \
-    groups_opencl.csv variants_floor.csv split.csv split.json; do
+    groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv; do
     take "$work/results/$f" "$dest/$f"
 done
 for f in "$work"/results/tune_*.csv "$work"/results/bound_*.csv; do
