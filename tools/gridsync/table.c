@@ -119,19 +119,22 @@ static unsigned x_of(const bench_row *r, const char *xlabel)
     return strcmp(xlabel, "compute") == 0 ? r->compute : r->groups;
 }
 
-/* Rows a and b are on one line: same protocol, same experiment (split: same form). */
-static int same_line(const bench_row *a, const bench_row *b)
+/* Rows a and b are on one line: same protocol, same experiment (split: same form), and
+ * the same grid where the x axis is not the group count (bench split --groups 132,1056
+ * draws a line per grid, not one that jumps between them). */
+static int same_line(const bench_row *a, const bench_row *b, const char *xlabel)
 {
-    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0;
+    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 &&
+           (strcmp(xlabel, "groups") == 0 || a->groups == b->groups);
 }
 
 /* Row i is the first passing row of its line. */
-static int starts_line(const bench_table *t, unsigned i)
+static int starts_line(const bench_table *t, unsigned i, const char *xlabel)
 {
     if (t->rows[i].status != GS_OK)
         return 0;
     for (unsigned j = 0; j < i; ++j)
-        if (same_line(&t->rows[j], &t->rows[i]) && t->rows[j].status == GS_OK)
+        if (same_line(&t->rows[j], &t->rows[i], xlabel) && t->rows[j].status == GS_OK)
             return 0;
     return 1;
 }
@@ -140,9 +143,11 @@ static int starts_line(const bench_table *t, unsigned i)
  * drawn by gnuplot: total ms against iters, ns per barrier otherwise. */
 static int write_plot(const bench_table *t, const char *path, const char *xlabel)
 {
-    int by_iters = strcmp(xlabel, "iters") == 0, forms = 0;
-    for (unsigned i = 1; i < t->n; ++i)
+    int by_iters = strcmp(xlabel, "iters") == 0, forms = 0, grids = 0;
+    for (unsigned i = 1; i < t->n; ++i) {
         forms |= strcmp(t->rows[i].experiment, t->rows[0].experiment) != 0;
+        grids |= strcmp(xlabel, "groups") != 0 && t->rows[i].groups != t->rows[0].groups;
+    }
     FILE *g = popen("gnuplot 2>/dev/null", "w");
     if (!g)
         return -1;
@@ -154,19 +159,22 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
     fprintf(g, "plot ");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        if (!starts_line(t, i))
+        if (!starts_line(t, i, xlabel))
             continue;
-        fprintf(g, "%s'-' with linespoints title '%s%s%s'", first ? "" : ", ", gs_algo_name(r->algo),
+        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", gs_algo_name(r->algo),
                 forms ? " " : "", forms ? r->experiment : "");
+        if (grids)
+            fprintf(g, ", %u groups", r->groups);
+        fputc('\'', g);
         first = 0;
     }
     fprintf(g, "\n");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        if (!starts_line(t, i))
+        if (!starts_line(t, i, xlabel))
             continue;
         for (unsigned k = i; k < t->n; ++k)
-            if (same_line(&t->rows[k], r) && t->rows[k].status == GS_OK)
+            if (same_line(&t->rows[k], r, xlabel) && t->rows[k].status == GS_OK)
                 fprintf(g, "%u %g\n", x_of(&t->rows[k], xlabel),
                         by_iters ? t->rows[k].total_ms : t->rows[k].ns_per_barrier);
         fprintf(g, "e\n");
