@@ -132,13 +132,14 @@ CLI=$(find "$BUILD/tools" -maxdepth 2 -type f -name gridsync -perm -u+x 2>/dev/n
 MICRO="$BUILD/bench/gs_micro"
 CUDA_BARRIER=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_barrier 2>/dev/null | head -1)
 CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null | head -1)
+CUDA_USER_API=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_user_api 2>/dev/null | head -1)
 if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync.a" ]; then
     # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand
     build_tests() {
         local libs="$BUILD/src/libgridsync.a"
         [ "$OPENCL" = ON ] && libs="$libs -lOpenCL"
-        for t in cuda_barrier cuda_weak; do
-            "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests "tests/$t.cu" $libs \
+        for t in cuda_barrier cuda_weak cuda_user_api; do
+            "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests -Itests/weaken "tests/$t.cu" $libs \
                 -cudart shared -lpthread -o "$WORK/$t" || return 1
         done
     }
@@ -146,6 +147,7 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync.a" ]; then
     stage build_tests 240 build_tests
     CUDA_BARRIER="$WORK/cuda_barrier"
     CUDA_WEAK="$WORK/cuda_weak"
+    CUDA_USER_API="$WORK/cuda_user_api"
 fi
 
 # ---- 3. SASS: the barrier's instructions, per protocol ---------------------------------
@@ -206,6 +208,7 @@ if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_b
     export -f ctest_cuda
     stage ctest_cuda 210 ctest_cuda
 else
+    [ -x "${CUDA_USER_API:-}" ] && stage cuda_user_api 120 "$CUDA_USER_API"
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
     [ -x "$CUDA_BARRIER" ] && stage cuda_faults 90 "$CUDA_BARRIER" fault
     [ -x "$CUDA_WEAK" ] && stage cuda_weak 90 "$CUDA_WEAK"

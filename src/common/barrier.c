@@ -165,7 +165,7 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
         return GS_ERR_UNKNOWN_ALGO;
     if (algo == GS_ALGO_AUTO)
         algo = resolve_auto(dev, groups);
-    if (!dev->ops->algo_supported(dev, algo))
+    if (!gs_algo_supported(dev, algo))
         return GS_ERR_UNSUPPORTED;
     gs_barrier *b = calloc(1, sizeof *b);
     if (!b)

@@ -117,5 +117,7 @@ gs_status gs_native_fail(gs_device *dev, int code, const char *what)
 
 int gs_algo_supported(const gs_device *dev, gs_algo algo)
 {
+    if (algo == GS_ALGO_AUTO) /* resolved at gs_barrier_create to one of these */
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
     return dev && (unsigned)algo < GS_ALGO_COUNT_ && dev->ops->algo_supported(dev, algo);
 }

@@ -1,0 +1,286 @@
+/* tests/cuda_user_api.cu - the CUDA launch API with kernels written as a user writes
+ * them, one per protocol (gs_grid_begin_<p>, gs_sync_<p>): every protocol and auto; a
+ * barrier reused with another block size (1000 then 96 threads gave naive GS_OK with 18.8
+ * million wrong reads, 96 then 1000 a false timeout); 2-D grids of 2-D blocks; an
+ * asynchronous launch that times out, and one that is busy; a CUDA graph that holds a
+ * launch, replayed; a kernel handed another barrier's state. Each kernel: every thread
+ * writes a value per episode, the barrier, then it reads what a thread of the next block
+ * wrote and counts the wrong ones. Exits 77 without a CUDA device. */
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "gridsync.h"
+#include "gridsync/cuda.cuh"
+#include "gridsync/host_cuda.h"
+
+static int g_pass, g_fail;
+static gs_device *g_dev;
+static unsigned g_sms;
+
+#define CHECK(cond, ...)                                                                    \
+    do {                                                                                    \
+        if (cond) {                                                                         \
+            ++g_pass;                                                                       \
+        } else {                                                                            \
+            ++g_fail;                                                                       \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
+            printf(__VA_ARGS__);                                                            \
+            printf("\n");                                                                   \
+        }                                                                                   \
+    } while (0)
+
+__device__ unsigned expected(unsigned e, unsigned item) { return e * 2654435761u + item; }
+
+#define MP_KERNEL(name)                                                                     \
+    __global__ void mp_##name(gs_word *state, unsigned *data, unsigned *errors,             \
+                              unsigned episodes, unsigned skip)                              \
+    {                                                                                        \
+        gs_grid g = gs_grid_begin_##name(state);                                             \
+        unsigned n = gs_num_groups() * gs_local_size();                                      \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                       \
+        if (skip && gs_group_id() + 1u == gs_num_groups())                                   \
+            return;                                                                          \
+        unsigned bad = 0;                                                                    \
+        for (unsigned e = 0; e < episodes; ++e) {                                            \
+            data[(e & 1u) * n + me] = expected(e, me);                                       \
+            if (gs_sync_##name(&g))                                                          \
+                return;                                                                      \
+            unsigned other = (me + gs_local_size()) % n;                                     \
+            bad += data[(e & 1u) * n + other] != expected(e, other);                         \
+        }                                                                                    \
+        if (bad)                                                                             \
+            atomicAdd(errors, bad);                                                          \
+    }
+#define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
+GS_DEVICE_PROTOCOLS(MP_KERNEL_OF)
+MP_KERNEL(auto)
+
+static const void *kernel_for(gs_algo a)
+{
+    switch (a) {
+#define MP_CASE(ID, name, value, text, desc)                                                 \
+    case GS_ALGO_##ID: return (const void *)mp_##name;
+        GS_DEVICE_PROTOCOLS(MP_CASE)
+#undef MP_CASE
+    case GS_ALGO_AUTO: return (const void *)mp_auto;
+    default: return nullptr;
+    }
+}
+
+struct buffers {
+    unsigned *data = nullptr, *errors = nullptr;
+    buffers(size_t items)
+    {
+        cudaMalloc(&data, 2 * items * 4);
+        cudaMalloc(&errors, 4);
+        cudaMemset(errors, 0, 4);
+    }
+    ~buffers()
+    {
+        cudaFree(data);
+        cudaFree(errors);
+    }
+    unsigned take()
+    {
+        unsigned e = ~0u;
+        cudaMemcpy(&e, errors, 4, cudaMemcpyDeviceToHost);
+        cudaMemset(errors, 0, 4);
+        return e;
+    }
+};
+
+static unsigned count(gs_dim3 d) { return d.x * d.y * d.z; }
+
+/* One launch of protocol `a`'s kernel through `b`, handed `state` (the barrier's own when
+ * null); returns its status; *wrong gets the wrong reads. */
+static gs_status run(gs_barrier *b, gs_algo a, gs_dim3 grid, gs_dim3 block, unsigned skip,
+                     unsigned *wrong, void *state = nullptr, bool async = false,
+                     cudaStream_t stream = nullptr)
+{
+    buffers m((size_t)count(grid) * count(block));
+    if (!state)
+        gs_cuda_state(b, &state);
+    unsigned episodes = 200;
+    void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
+    gs_status s = async ? gs_cuda_launch_async(b, kernel_for(a), grid, block, 0, args, stream)
+                        : gs_cuda_launch(b, kernel_for(a), grid, block, 0, args, stream);
+    if (async && s == GS_OK)
+        s = gs_barrier_collect(b);
+    *wrong = m.take();
+    return s;
+}
+
+static void every_protocol_and_block_size()
+{
+    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,   GS_ALGO_FLIP,
+                             GS_ALGO_TREE,    GS_ALGO_SHARDED,  GS_ALGO_CLUSTER, GS_ALGO_CG,
+                             GS_ALGO_AUTO};
+    const unsigned sizes[] = {1000, 96, 1000, 256};
+    for (gs_algo a : algos) {
+        gs_barrier *b = nullptr;
+        gs_status s = gs_barrier_create(g_dev, a, g_sms, &b);
+        CHECK(s == GS_OK, "%s create: %s", gs_algo_name(a), gs_status_string(s));
+        if (!b)
+            continue;
+        for (unsigned k = 0; k < 4; ++k) {
+            unsigned wrong = ~0u;
+            s = run(b, a, GS_DIM3_1D(g_sms), GS_DIM3_1D(sizes[k]), 0, &wrong);
+            CHECK(s == GS_OK && wrong == 0, "%s, %u blocks of %u after %u: %s, %u wrong reads",
+                  gs_algo_name(a), g_sms, sizes[k], k ? sizes[k - 1] : 0, gs_status_string(s), wrong);
+        }
+        printf("ok   %-8s blocks of 1000, 96, 1000 and 256 threads through one barrier\n", gs_algo_name(a));
+        gs_barrier_destroy(b);
+    }
+}
+
+static void two_d()
+{
+    const gs_algo algos[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_AUTO, GS_ALGO_CLUSTER};
+    const gs_dim3 grid = gs_dim3_make(g_sms / 2, 2, 2), block = gs_dim3_make(16, 8, 2);
+    for (gs_algo a : algos) {
+        gs_barrier *b = nullptr;
+        unsigned wrong = ~0u;
+        CHECK(gs_barrier_create(g_dev, a, count(grid), &b) == GS_OK, "%s create", gs_algo_name(a));
+        if (!b)
+            continue;
+        gs_status s = run(b, a, grid, block, 0, &wrong);
+        CHECK(s == GS_OK && wrong == 0, "%s 3-D grid of 3-D blocks: %s, %u wrong", gs_algo_name(a),
+              gs_status_string(s), wrong);
+        gs_dim3 got{};
+        gs_barrier_get_shape(b, &got, nullptr);
+        CHECK(got.x == grid.x && got.y == grid.y && got.z == grid.z, "shape kept");
+        gs_barrier_destroy(b);
+    }
+    printf("ok   flip, tree, auto, cluster on a %ux2x2 grid of 16x8x2 blocks\n", g_sms / 2);
+}
+
+static void async_and_busy()
+{
+    gs_barrier *b = nullptr;
+    gs_abort_info ai{};
+    unsigned wrong = 0, skip = 1, episodes = 200;
+    CHECK(gs_barrier_create(g_dev, GS_ALGO_FLIP, g_sms, &b) == GS_OK, "create");
+    gs_barrier_set_timeout(b, 300);
+    buffers m((size_t)g_sms * 128);
+    void *state = nullptr;
+    gs_cuda_state(b, &state);
+    void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
+    gs_status s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0,
+                                       args, nullptr);
+    CHECK(s == GS_OK, "async launch: %s", gs_status_string(s));
+    s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, args,
+                             nullptr);
+    CHECK(s == GS_ERR_BUSY, "second launch before the collect: %s", gs_status_string(s));
+    s = gs_barrier_collect(b);
+    CHECK(s == GS_ERR_TIMEOUT, "collect of the provoked fault: %s", gs_status_string(s));
+    gs_barrier_abort_info(b, &ai);
+    CHECK(ai.missing == 1 && ai.first_missing[0] == g_sms - 1, "missing %u, first %u", ai.missing,
+          ai.first_missing[0]);
+    s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong);
+    CHECK(s == GS_ERR_NEEDS_RESET, "after the abort: %s", gs_status_string(s));
+    gs_barrier_reset(b);
+    s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong, nullptr, true);
+    CHECK(s == GS_OK && wrong == 0, "async after reset: %s, %u wrong", gs_status_string(s), wrong);
+    gs_barrier_destroy(b);
+    printf("ok   flip     asynchronous launch: busy, then GS_ERR_TIMEOUT at the collect, reset\n");
+}
+
+static void graph()
+{
+    gs_barrier *b = nullptr;
+    cudaStream_t stream;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    unsigned skip = 0, episodes = 200;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    CHECK(gs_barrier_create(g_dev, GS_ALGO_AUTO, g_sms, &b) == GS_OK, "create");
+    buffers m((size_t)g_sms * 256);
+    void *state = nullptr;
+    gs_cuda_state(b, &state);
+    void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
+    unsigned wrong = 0;
+    /* once outside, so that the block size is known before the capture */
+    gs_status s = run(b, GS_ALGO_AUTO, GS_DIM3_1D(g_sms), GS_DIM3_1D(256), 0, &wrong);
+    CHECK(s == GS_OK && wrong == 0, "before the capture: %s", gs_status_string(s));
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    s = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms), GS_DIM3_1D(256), 0, args,
+                             stream);
+    gs_status other = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms), GS_DIM3_1D(128),
+                                           0, args, stream);
+    cudaError_t e = cudaStreamEndCapture(stream, &graph);
+    CHECK(s == GS_OK && e == cudaSuccess, "capture: %s, %s", gs_status_string(s), cudaGetErrorString(e));
+    CHECK(other == GS_ERR_INVALID_ARGUMENT, "another block size in a capture: %s", gs_status_string(other));
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    CHECK(e == cudaSuccess, "instantiate: %s", cudaGetErrorString(e));
+    for (int r = 0; r < 3 && e == cudaSuccess; ++r)
+        e = cudaGraphLaunch(exec, stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(stream);
+    CHECK(e == cudaSuccess, "replays: %s", cudaGetErrorString(e));
+    s = gs_barrier_collect(b);
+    wrong = m.take();
+    CHECK(s == GS_OK && wrong == 0, "three replays: %s, %u wrong reads", gs_status_string(s), wrong);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    /* a replay that times out: the collect says so */
+    skip = 1;
+    gs_barrier_set_timeout(b, 300);
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    s = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms), GS_DIM3_1D(256), 0, args,
+                             stream);
+    cudaStreamEndCapture(stream, &graph);
+    cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphLaunch(exec, stream);
+    cudaStreamSynchronize(stream);
+    s = gs_barrier_collect(b);
+    CHECK(s == GS_ERR_TIMEOUT, "a replay with a missing block: %s", gs_status_string(s));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    gs_barrier_destroy(b);
+    cudaStreamDestroy(stream);
+    printf("ok   auto     a launch captured into a CUDA graph, replayed; a replay's timeout collected\n");
+}
+
+static void foreign_state()
+{
+    gs_barrier *b = nullptr, *other = nullptr;
+    gs_abort_info ai{};
+    void *other_state = nullptr;
+    unsigned wrong = 0;
+    gs_barrier_create(g_dev, GS_ALGO_FLIP, g_sms, &b);
+    gs_barrier_create(g_dev, GS_ALGO_FLIP, g_sms, &other);
+    gs_cuda_state(other, &other_state);
+    gs_status s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong, other_state);
+    gs_barrier_abort_info(b, &ai);
+    CHECK(s == GS_ERR_BAD_STATE && ai.reason == GS_ABORT_REASON_UNUSED,
+          "a kernel handed another barrier's state: %s, reason %d", gs_status_string(s), (int)ai.reason);
+    gs_barrier_reset(b);
+    s = run(b, GS_ALGO_TREE, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong);
+    CHECK(s == GS_ERR_BAD_STATE, "a tree kernel on a flip barrier: %s", gs_status_string(s));
+    gs_barrier_destroy(b);
+    gs_barrier_destroy(other);
+    printf("ok   flip     another barrier's state, another protocol's kernel: GS_ERR_BAD_STATE\n");
+}
+
+int main()
+{
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    gs_status s = gs_device_open(GS_BACKEND_CUDA, 0, &g_dev);
+    if (s == GS_ERR_NO_DEVICE || s == GS_ERR_BACKEND_UNAVAILABLE) {
+        printf("no CUDA device (%s): skipped\n", gs_status_string(s));
+        return 77;
+    }
+    gs_device_info info;
+    gs_device_get_info(g_dev, &info);
+    g_sms = info.compute_units;
+    every_protocol_and_block_size();
+    two_d();
+    async_and_busy();
+    graph();
+    foreign_state();
+    gs_device_close(g_dev);
+    printf("cuda user api: %d passed, %d failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}

@@ -1,0 +1,423 @@
+/* tests/test_launch.c - the launch API with user kernels on the cpu and OpenCL back ends
+ * (GS_TEST_BACKEND): kernels that name their protocol, for every protocol; a barrier
+ * reused with another group size (which gave naive wrong answers or false timeouts);
+ * 2-D grids and groups; an asynchronous launch that times out and one that is busy; a
+ * kernel handed another barrier's state or none; two host threads launching through one
+ * barrier. Each kernel: every work-item writes a value per episode, the barrier, then
+ * it reads what a work-item of the next group wrote and counts the wrong ones. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_support.h"
+#include "gridsync/cpu.h"
+#include "gridsync/host_cpu.h"
+#ifdef GRIDSYNC_HAVE_OPENCL
+#include "gridsync/host_opencl.h"
+#endif
+
+#define EPISODES 40u
+#define TIMEOUT_MS 300u
+#define MAX_ITEMS 1024u
+
+static gs_device *dev;
+static gs_device_info info;
+static unsigned bound1; /* groups of one work-item that fit */
+
+static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
+                                GS_ALGO_TREE,    GS_ALGO_SHARDED,  GS_ALGO_AUTO};
+
+/* ---- the cpu kernels: one per protocol, as a user writes them ----------------------- */
+
+typedef struct mp_args {
+    gs_word *state;
+    unsigned episodes, skip; /* skip: the last group leaves at once (a provoked fault) */
+    unsigned data[2 * MAX_ITEMS];
+    _Atomic unsigned errors;
+} mp_args;
+
+static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item; }
+
+#define MP_KERNEL(name)                                                                     \
+    static void mp_##name(void *p)                                                           \
+    {                                                                                        \
+        mp_args *a = p;                                                                      \
+        gs_grid g = gs_grid_begin_##name(a->state);                                          \
+        unsigned n = gs_num_groups() * gs_local_size();                                      \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                       \
+        if (a->skip && gs_group_id() + 1u == gs_num_groups())                                \
+            return;                                                                          \
+        for (unsigned e = 0; e < a->episodes; ++e) {                                         \
+            a->data[(e & 1u) * n + me] = value(e, me);                                       \
+            if (gs_sync_##name(&g))                                                          \
+                return;                                                                      \
+            unsigned other = (me + gs_local_size()) % n;                                     \
+            if (a->data[(e & 1u) * n + other] != value(e, other))                            \
+                atomic_fetch_add(&a->errors, 1u);                                            \
+        }                                                                                    \
+    }
+#define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
+GS_PROTOCOLS_SHARED(MP_KERNEL_OF)
+MP_KERNEL(auto)
+
+static void (*cpu_kernel(gs_algo a))(void *)
+{
+    switch (a) {
+#define MP_CASE(ID, name, value, text, desc)                                                 \
+    case GS_ALGO_##ID: return mp_##name;
+    GS_PROTOCOLS_SHARED(MP_CASE)
+#undef MP_CASE
+    case GS_ALGO_AUTO: return mp_auto;
+    default: return NULL;
+    }
+}
+
+/* A kernel that never touches its state. */
+static void idle_kernel(void *p) { (void)p; }
+
+/* ---- the OpenCL kernels: the same text, built once per protocol --------------------- */
+
+#ifdef GRIDSYNC_HAVE_OPENCL
+static const char *cl_source =
+    "__kernel void mp(__global gs_word *state, __global uint *data, __global uint *errors,\n"
+    "                 uint episodes, uint skip) {\n"
+    "    gs_grid g = USER_BEGIN(state);\n"
+    "    uint n = gs_num_groups() * gs_local_size();\n"
+    "    uint me = gs_group_id() * gs_local_size() + gs_local_id();\n"
+    "    if (skip && gs_group_id() + 1u == gs_num_groups()) return;\n"
+    "    for (uint e = 0u; e < episodes; ++e) {\n"
+    "        data[(e & 1u) * n + me] = e * 2654435761u + me;\n"
+    "        if (USER_SYNC(&g)) return;\n"
+    "        uint other = (me + gs_local_size()) % n;\n"
+    "        if (data[(e & 1u) * n + other] != e * 2654435761u + other) atomic_inc(errors);\n"
+    "    }\n"
+    "}\n"
+    "__kernel void idle(__global gs_word *state) { }\n";
+
+typedef struct cl_user {
+    cl_context ctx;
+    cl_command_queue q;
+    cl_program prog;
+    cl_kernel mp, idle;
+    cl_mem data, errors;
+} cl_user;
+
+static cl_user cl_users[GS_ALGO_COUNT_];
+
+static cl_user *cl_for(gs_algo a)
+{
+    cl_user *u = &cl_users[a];
+    if (u->mp)
+        return u;
+    cl_device_id id;
+    char base[256], options[512];
+    cl_int err;
+    assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, &id), GS_OK);
+    assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
+    snprintf(options, sizeof options, "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s", base,
+             gs_algo_name(a), gs_algo_name(a));
+    const char *parts[] = {gs_opencl_device_source(), cl_source};
+    u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clBuildProgram(u->prog, 1, &id, options, NULL, NULL), CL_SUCCESS);
+    u->mp = clCreateKernel(u->prog, "mp", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    u->idle = clCreateKernel(u->prog, "idle", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    u->data = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 2 * MAX_ITEMS * 4, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    u->errors = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return u;
+}
+#endif
+
+/* ---- one launch, either back end ------------------------------------------------------- */
+
+typedef struct launch {
+    gs_barrier *b;
+    gs_algo algo;
+    gs_dim3 grid, group;
+    unsigned skip;
+    void *state;    /* the state the kernel is handed: NULL for the barrier's own */
+    int idle;       /* a kernel that never uses its state */
+    int async;
+    mp_args *cpu;   /* the cpu kernel's arguments (kept alive by the caller for async) */
+} launch;
+
+/* Starts the launch; with !async, also collects it. */
+static gs_status start(launch *l)
+{
+    void *state = l->state;
+    if (!state)
+        assert_int_equal(gs_barrier_native(l->b, &state), GS_OK);
+    if (info.backend == GS_BACKEND_CPU) {
+        memset(l->cpu, 0, sizeof *l->cpu);
+        l->cpu->state = state;
+        l->cpu->episodes = EPISODES;
+        l->cpu->skip = l->skip;
+        void (*k)(void *) = l->idle ? idle_kernel : cpu_kernel(l->algo);
+        return l->async ? gs_cpu_launch_async(l->b, l->grid, l->group, k, l->cpu)
+                        : gs_cpu_launch(l->b, l->grid, l->group, k, l->cpu);
+    }
+#ifdef GRIDSYNC_HAVE_OPENCL
+    cl_user *u = cl_for(l->algo);
+    cl_mem m = (cl_mem)state;
+    cl_uint zero = 0, ep = EPISODES, sk = l->skip;
+    cl_kernel k = l->idle ? u->idle : u->mp;
+    assert_int_equal(clEnqueueWriteBuffer(u->q, u->errors, CL_TRUE, 0, 4, &zero, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    if (!l->idle) {
+        clSetKernelArg(k, 1, sizeof u->data, &u->data);
+        clSetKernelArg(k, 2, sizeof u->errors, &u->errors);
+        clSetKernelArg(k, 3, sizeof ep, &ep);
+        clSetKernelArg(k, 4, sizeof sk, &sk);
+    }
+    size_t groups[3] = {l->grid.x, l->grid.y, l->grid.z};
+    size_t sizes[3] = {l->group.x, l->group.y, l->group.z};
+    cl_uint dims = l->grid.z > 1 || l->group.z > 1 ? 3 : l->grid.y > 1 || l->group.y > 1 ? 2 : 1;
+    return l->async ? gs_opencl_launch_async(l->b, k, NULL, dims, groups, sizes)
+                    : gs_opencl_launch(l->b, k, dims, groups, sizes, NULL);
+#else
+    return GS_ERR_BACKEND_UNAVAILABLE;
+#endif
+}
+
+/* The wrong reads the last launch's kernel counted. */
+static unsigned errors_of(launch *l)
+{
+    if (info.backend == GS_BACKEND_CPU)
+        return atomic_load(&l->cpu->errors);
+#ifdef GRIDSYNC_HAVE_OPENCL
+    cl_user *u = cl_for(l->algo);
+    unsigned e = ~0u;
+    assert_int_equal(clEnqueueReadBuffer(u->q, u->errors, CL_TRUE, 0, 4, &e, 0, NULL, NULL),
+                     CL_SUCCESS);
+    return e;
+#else
+    return ~0u;
+#endif
+}
+
+static unsigned dim_count(gs_dim3 d) { return d.x * d.y * d.z; }
+
+/* The group sizes a barrier is launched with in turn, and the groups: as many as fit. */
+static unsigned groups_for(unsigned size)
+{
+    unsigned bound = 0;
+    assert_int_equal(gs_device_max_groups(dev, size, &bound), GS_OK);
+    bound = bound < 4 ? bound : 4;
+    while (bound * size > MAX_ITEMS)
+        --bound;
+    return bound;
+}
+
+/* A barrier reused with another group size, for every protocol: each launch right, never
+ * a false timeout (96 then 1000 work-items gave naive GS_ERR_TIMEOUT; 1000 then 96 GS_OK
+ * with millions of wrong reads, on both H100 and H200). */
+static void group_size_changes(void **state)
+{
+    static mp_args args;
+    const unsigned sizes[] = {8, 2, 8, 1, 4};
+    unsigned n = groups_for(8);
+    for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i) {
+        gs_barrier *b;
+        assert_int_equal(gs_barrier_create(dev, algos[i], n, &b), GS_OK);
+        for (unsigned k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
+            launch l = {b, algos[i], GS_DIM3_1D(n), GS_DIM3_1D(sizes[k]), 0, NULL, 0, 0, &args};
+            gs_status s = start(&l);
+            if (s != GS_OK || errors_of(&l) != 0)
+                fail_msg("%s, %u groups of %u after %u: %s, %u wrong reads", gs_algo_name(algos[i]),
+                         n, sizes[k], k ? sizes[k - 1] : 0, gs_status_string(s), errors_of(&l));
+            gs_dim3 grid, group;
+            assert_int_equal(gs_barrier_get_shape(b, &grid, &group), GS_OK);
+            assert_int_equal(dim_count(group), sizes[k]);
+        }
+        gs_barrier_destroy(b);
+    }
+}
+
+/* 2-D and 3-D grids and groups: the group count is the product; numbering is linear. */
+static void shapes(void **state)
+{
+    static mp_args args;
+    const gs_dim3 grids[] = {{2, 2, 1}, {1, 2, 2}, {4, 1, 1}};
+    const gs_dim3 groups[] = {{2, 2, 1}, {2, 1, 2}, {1, 2, 2}};
+    if (groups_for(4) < 4)
+        skip();
+    for (unsigned i = 0; i < 3; ++i) {
+        gs_barrier *b;
+        assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 4, &b), GS_OK);
+        launch l = {b, GS_ALGO_FLIP, grids[i], groups[i], 0, NULL, 0, 0, &args};
+        assert_int_equal(start(&l), GS_OK);
+        assert_int_equal(errors_of(&l), 0);
+        gs_barrier_destroy(b);
+    }
+    /* a grid whose group count is not the barrier's */
+    gs_barrier *b;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 4, &b), GS_OK);
+    launch l = {b, GS_ALGO_FLIP, {2, 1, 1}, {2, 2, 1}, 0, NULL, 0, 0, &args};
+    assert_int_equal(start(&l), GS_ERR_INVALID_ARGUMENT);
+    gs_barrier_destroy(b);
+}
+
+/* Asynchronous: GS_OK once started; a second launch before the collect is busy; the
+ * collect of a provoked fault is the timeout, with its diagnosis; then a reset. */
+static void async_timeout(void **state)
+{
+    static mp_args args;
+    unsigned n = groups_for(2);
+    if (n < 2)
+        skip();
+    gs_barrier *b;
+    gs_abort_info ai;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_CENTRAL, n, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
+    launch l = {b, GS_ALGO_CENTRAL, GS_DIM3_1D(n), GS_DIM3_1D(2), 1, NULL, 0, 1, &args};
+    assert_int_equal(start(&l), GS_OK);
+    static mp_args other;
+    launch l2 = {b, GS_ALGO_CENTRAL, GS_DIM3_1D(n), GS_DIM3_1D(2), 0, NULL, 0, 1, &other};
+    assert_int_equal(start(&l2), GS_ERR_BUSY);
+    assert_int_equal(gs_barrier_reset(b), GS_ERR_BUSY);
+    assert_int_equal(gs_barrier_destroy(b), GS_ERR_BUSY);
+    assert_int_equal(gs_barrier_collect(b), GS_ERR_TIMEOUT);
+    assert_int_equal(gs_barrier_abort_info(b, &ai), GS_OK);
+    assert_int_equal(ai.missing, 1);
+    assert_int_equal(ai.first_missing[0], n - 1);
+    l.skip = 0;
+    assert_int_equal(start(&l), GS_ERR_NEEDS_RESET);
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    assert_int_equal(start(&l), GS_OK);
+    assert_int_equal(gs_barrier_collect(b), GS_OK);
+    assert_int_equal(errors_of(&l), 0);
+    gs_barrier_destroy(b);
+}
+
+/* A kernel handed another barrier's state, or none at all: the launch is an error, not
+ * GS_OK (before, GS_OK: the kernel failed in the other state's abort line). */
+static void foreign_state(void **state)
+{
+    static mp_args args;
+    unsigned n = groups_for(2);
+    gs_barrier *b, *other;
+    void *other_state;
+    gs_abort_info ai;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &other), GS_OK);
+    assert_int_equal(gs_barrier_native(other, &other_state), GS_OK);
+    launch l = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(2), 0, other_state, 0, 0, &args};
+    assert_int_equal(start(&l), GS_ERR_BAD_STATE);
+    assert_int_equal(gs_barrier_abort_info(b, &ai), GS_OK);
+    assert_int_equal(ai.reason, GS_ABORT_REASON_UNUSED);
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    launch idle = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(2), 0, NULL, 1, 0, &args};
+    assert_int_equal(start(&idle), GS_ERR_BAD_STATE);
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    /* a kernel of another protocol than the barrier's */
+    launch wrong = {b, GS_ALGO_TREE, GS_DIM3_1D(n), GS_DIM3_1D(2), 0, NULL, 0, 0, &args};
+    assert_int_equal(start(&wrong), GS_ERR_BAD_STATE);
+    gs_barrier_destroy(b);
+    gs_barrier_destroy(other);
+}
+
+/* Two host threads launching through one barrier at once: each launch runs alone or is
+ * refused (GS_ERR_BUSY); never a wrong read (before: GS_OK with ~21k wrong reads of
+ * 25.6k for central, naive and sharded). */
+typedef struct racer {
+    gs_barrier *b;
+    gs_algo algo;
+    unsigned n, ok, busy, wrong, other;
+    mp_args args;
+} racer;
+
+static void *race(void *p)
+{
+    racer *r = p;
+    for (unsigned i = 0; i < 20; ++i) {
+        launch l = {r->b, r->algo, GS_DIM3_1D(r->n), GS_DIM3_1D(2), 0, NULL, 0, 0, &r->args};
+        gs_status s = start(&l);
+        if (s == GS_OK)
+            r->ok++, r->wrong += errors_of(&l);
+        else if (s == GS_ERR_BUSY)
+            r->busy++;
+        else
+            r->other++;
+    }
+    return NULL;
+}
+
+static void two_threads_one_barrier(void **state)
+{
+    if (info.backend != GS_BACKEND_CPU)
+        skip(); /* the OpenCL kernels' buffers are per protocol, shared by both threads */
+    unsigned n = groups_for(2);
+    const gs_algo racing[] = {GS_ALGO_CENTRAL, GS_ALGO_NAIVE, GS_ALGO_SHARDED, GS_ALGO_FLIP};
+    for (unsigned i = 0; i < 4; ++i) {
+        static racer r[2];
+        gs_barrier *b;
+        pthread_t t[2];
+        assert_int_equal(gs_barrier_create(dev, racing[i], n, &b), GS_OK);
+        for (int k = 0; k < 2; ++k) {
+            memset(&r[k], 0, sizeof r[k]);
+            r[k].b = b;
+            r[k].algo = racing[i];
+            r[k].n = n;
+            assert_int_equal(pthread_create(&t[k], NULL, race, &r[k]), 0);
+        }
+        for (int k = 0; k < 2; ++k)
+            pthread_join(t[k], NULL);
+        print_message("%s: %u and %u ran, %u and %u refused busy\n", gs_algo_name(racing[i]),
+                      r[0].ok, r[1].ok, r[0].busy, r[1].busy);
+        for (int k = 0; k < 2; ++k) {
+            assert_int_equal(r[k].wrong, 0);
+            assert_int_equal(r[k].other, 0);
+        }
+        assert_true(r[0].ok + r[1].ok > 0);
+        gs_barrier_destroy(b);
+    }
+}
+
+static int setup(void **state)
+{
+    dev = test_open_or_skip();
+    gs_device_get_info(dev, &info);
+    if (info.backend != GS_BACKEND_CPU && info.backend != GS_BACKEND_OPENCL) {
+        fprintf(stderr, "test_launch: cpu and OpenCL only (CUDA: cuda_user_api)\n");
+        exit(SKIP_CODE);
+    }
+    return gs_device_max_groups(dev, 1, &bound1) == GS_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+#ifdef GRIDSYNC_HAVE_OPENCL
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a)
+        if (cl_users[a].mp) {
+            clReleaseKernel(cl_users[a].mp);
+            clReleaseKernel(cl_users[a].idle);
+            clReleaseProgram(cl_users[a].prog);
+            clReleaseMemObject(cl_users[a].data);
+            clReleaseMemObject(cl_users[a].errors);
+        }
+#endif
+    gs_device_close(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(group_size_changes), cmocka_unit_test(shapes),
+        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state),
+        cmocka_unit_test(two_threads_one_barrier),
+    };
+    return cmocka_run_group_tests_name("launch", tests, setup, teardown);
+}
