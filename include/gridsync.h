@@ -9,7 +9,18 @@
  * Conventions: opaque handles; every function returns gs_status (GS_OK = 0) and
  * writes results through out-pointers; gs_status_string() names a status; the last
  * native CUDA/OpenCL error stays readable with gs_device_native_error(). The library
- * never exits, aborts or prints. */
+ * never exits, aborts or prints.
+ *
+ * Threads: on the cpu and OpenCL back ends a device may be used from several host
+ * threads at once, each with barriers of its own (a barrier, like its state, belongs
+ * to one launch at a time: use it from one thread at a time). What the threads share
+ * is serialized by a lock per device: on OpenCL the first build of each protocol's
+ * program, the deadline's calibration (at the device's first barrier) and each launch
+ * of gs_run from its kernel arguments to its enqueue; the launches themselves run one
+ * after another on the device's in-order queue. The cpu back end shares nothing: each
+ * launch starts threads of its own. gs_device_native_error() gives the device's last
+ * failure, whichever thread had it. CUDA: not yet; its launches share the device's
+ * stream and timing events, so use a device per thread there. */
 #ifndef GRIDSYNC_H
 #define GRIDSYNC_H
 
@@ -96,7 +107,8 @@ gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *ou
 gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out);
 
 /* The last native error code (cudaError_t, cl_int, errno) and a text, for
- * GS_ERR_NATIVE and GS_ERR_BUILD. */
+ * GS_ERR_NATIVE and GS_ERR_BUILD: the device's, from whichever thread failed last (a
+ * later failure rewrites the text). */
 gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);
 
 /* ---- barriers ----------------------------------------------------------------- */

@@ -196,6 +196,11 @@ gs_status gs_cl_open(int index, gs_device **out)
     d = calloc(1, sizeof *d);
     if (d == NULL)
         return GS_ERR_OUT_OF_MEMORY;
+    if (pthread_mutex_init(&d->lock, NULL) != 0) {
+        free(d);
+        return GS_ERR_OUT_OF_MEMORY;
+    }
+    d->lock_made = 1;
     d->base.ops = &gs_opencl_ops;
     d->platform = platform;
     d->id = id;
@@ -239,5 +244,7 @@ void gs_cl_close(gs_device *dev)
         clReleaseCommandQueue(d->queue);
     if (d->ctx)
         clReleaseContext(d->ctx);
+    if (d->lock_made)
+        pthread_mutex_destroy(&d->lock);
     free(d);
 }
