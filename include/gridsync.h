@@ -75,7 +75,8 @@ typedef struct gs_device gs_device;
 
 /* Opens device `index` of a back end. With GS_BACKEND_AUTO the environment variable
  * GRIDSYNC_BACKEND (auto|cpu|opencl|cuda) overrides the choice; with an explicit
- * back end, OpenCL devices are numbered across platforms, GPUs first. */
+ * back end, OpenCL devices are numbered across platforms, GPUs first. Every failure
+ * but a NULL `out` leaves *out NULL (a negative index: GS_ERR_INVALID_ARGUMENT). */
 gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
 gs_status gs_device_close(gs_device *dev);
 

@@ -120,6 +120,25 @@ static void bad_counts(void **state)
     gs_barrier_destroy(b);
 }
 
+/* A failed open leaves *out NULL, whatever the failure: a caller that closes what it
+ * got back, or tests it against NULL, must not meet its own stale pointer. */
+static void failed_open_clears_out(void **state)
+{
+    gs_device *stale = (gs_device *)&stale;
+    gs_device *out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, -1, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_AUTO, -5, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open((gs_backend)42, 0, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, 7, &out), GS_ERR_NO_DEVICE);
+    assert_null(out);
+}
+
 /* Vendor-only protocols are refused where they do not exist. */
 static void unsupported(void **state)
 {
@@ -204,7 +223,7 @@ int main(void)
         cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
-        cmocka_unit_test(discovery),
+        cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

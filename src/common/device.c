@@ -50,9 +50,11 @@ static gs_status open_auto(int index, gs_device **out)
 
 gs_status gs_device_open(gs_backend backend, int index, gs_device **out)
 {
-    if (!out || index < 0)
+    if (!out)
         return GS_ERR_INVALID_ARGUMENT;
-    *out = NULL;
+    *out = NULL; /* before any refusal: every failure leaves *out NULL */
+    if (index < 0)
+        return GS_ERR_INVALID_ARGUMENT;
     if (backend == GS_BACKEND_AUTO) {
         const char *env = getenv("GRIDSYNC_BACKEND");
         if (env && *env && gs_backend_from_name(env, &backend) != GS_OK)
