@@ -221,7 +221,10 @@ typedef struct gs_run_result {
 /* Runs a built-in program through barrier `b` (its algorithm decides how: a persistent
  * kernel, or one launch per phase for the relaunch baselines) and checks the result
  * against a sequential reference. GS_ERR_CHECK_FAILED when the result is wrong;
- * GS_ERR_TOO_MANY_GROUPS, GS_ERR_TIMEOUT and the rest as their names say. */
+ * GS_ERR_TOO_MANY_GROUPS when the groups exceed gs_device_max_groups (the relaunch
+ * baselines need no co-residency, but on the cpu back end, which starts a thread per
+ * work-item, their launches keep to the same thread budget); GS_ERR_TIMEOUT and the
+ * rest as their names say. */
 gs_status gs_run(gs_barrier *b, const gs_run_config *config, gs_run_result *result);
 
 #ifdef __cplusplus

@@ -171,6 +171,30 @@ static void too_many_groups(void **state)
     }
 }
 
+/* The cpu back end starts a thread per work-item, for the relaunch baseline too (a new
+ * grid per phase): one launch is bounded by the same thread budget as every other,
+ * though its groups need not be co-resident. (OpenCL's and CUDA's relaunch have no such
+ * bound: the device queues the groups.) */
+static void relaunch_thread_budget(void **state)
+{
+    unsigned bound, block = 2;
+    gs_barrier *b;
+    gs_run_result r;
+    gs_device_info info;
+    gs_device_get_info(dev, &info);
+    if (info.backend != GS_BACKEND_CPU)
+        skip();
+    assert_int_equal(gs_device_max_groups(dev, block, &bound), GS_OK);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_RELAUNCH, bound + 1, &b), GS_OK);
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, bound + 1, block, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_run(b, &cfg, &r), GS_ERR_TOO_MANY_GROUPS);
+    gs_barrier_destroy(b);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_RELAUNCH, bound, &b), GS_OK);
+    cfg.groups = bound; /* the budget itself runs */
+    assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+    gs_barrier_destroy(b);
+}
+
 static void state_bytes_grow_with_groups(void **state)
 {
     gs_barrier *b;
@@ -224,6 +248,7 @@ int main(void)
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
         cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
+        cmocka_unit_test(relaunch_thread_budget),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

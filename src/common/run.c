@@ -44,10 +44,18 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
     if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
         (cfg->split != 0 && cfg->split != 1))
         return GS_ERR_INVALID_ARGUMENT;
-    if (b->algo == GS_ALGO_RELAUNCH || b->algo == GS_ALGO_RELAUNCH_GRAPH)
-        return GS_OK; /* every launch ends before the next: no co-residency needed */
+    const gs_backend_ops *ops = b->dev->ops;
     unsigned bound = 0;
-    gs_status s = b->dev->ops->max_groups(b->dev, cfg->group_size, &bound);
+    gs_status s;
+    if (b->algo == GS_ALGO_RELAUNCH || b->algo == GS_ALGO_RELAUNCH_GRAPH) {
+        /* Every launch ends before the next: no co-residency needed, but a launch may
+         * still have a bound of its own (cpu: a thread per work-item). */
+        if (!ops->launch_groups)
+            return GS_OK;
+        s = ops->launch_groups(b->dev, cfg->group_size, &bound);
+    } else {
+        s = ops->max_groups(b->dev, cfg->group_size, &bound);
+    }
     if (s != GS_OK)
         return s;
     return cfg->groups > bound ? GS_ERR_TOO_MANY_GROUPS : GS_OK;

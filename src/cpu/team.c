@@ -110,6 +110,10 @@ gs_status gs_cpu_run_grid(gs_device *dev, unsigned groups, unsigned group_size,
                           double *elapsed_ns)
 {
     size_t n = (size_t)groups * group_size;
+    /* Every caller checks the budget first (gs_run, gs_cpu_launch); this keeps one that
+     * did not from starting threads until the process dies. */
+    if (groups == 0 || group_size == 0 || n > GS_CPU_MAX_THREADS)
+        return groups == 0 || group_size == 0 ? GS_ERR_INVALID_ARGUMENT : GS_ERR_TOO_MANY_GROUPS;
     struct gs_cpu_team *teams = calloc(groups, sizeof *teams);
     member *members = calloc(n, sizeof *members);
     pthread_t *threads = calloc(n, sizeof *threads);
