@@ -194,12 +194,15 @@ typedef struct gs_run_config {
     unsigned group_size;    /* work-items per group */
     unsigned iterations;    /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
     unsigned seed;          /* MP: values and delays */
-    unsigned delay;         /* MP: the most polls a group idles before writing */
+    unsigned delay;         /* MP: the most polls a group idles before writing
+                               (at most GS_MAX_DELAY) */
     unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
-    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress) */
+    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress;
+                               at most GS_MAX_STRESS) */
     unsigned late;          /* MP: polls the last work-item of the last group idles on top of
                                `delay` in every phase, so its write comes after every other
-                               arrival: a barrier that releases one arrival early shows */
+                               arrival: a barrier that releases one arrival early shows
+                               (at most GS_MAX_LATE) */
     unsigned compute;       /* any workload: dependent multiply-adds per work-item at every
                                barrier, touching no shared data (at most GS_MAX_COMPUTE) */
     int split;              /* 1: every barrier in split phase, the compute between gs_arrive
@@ -208,6 +211,18 @@ typedef struct gs_run_config {
 } gs_run_config;
 
 #define GS_MAX_COMPUTE (1u << 20)
+
+/* Bounds of message passing's per-work-item work in a phase (gs_run refuses more with
+ * GS_ERR_INVALID_ARGUMENT): a group still at its work when another's wait expires
+ * ends only when its phase does, so a phase must stay a small part of a timeout. All
+ * three at their bounds added 45 ms to a phase of 2 groups of 4096 work-items on PoCL
+ * with 2 workers, which runs a group's work-items one after another (about 1 ns a
+ * poll, 25 ns a stress access): under 1% of GS_DEFAULT_TIMEOUT_MS. A group that runs
+ * several logical groups (virtual groups) does the work of each. Each bound is at least
+ * 16 times what gridsync check uses (delay 64, stress 16, late 4096). */
+#define GS_MAX_DELAY (1u << 14)  /* polls */
+#define GS_MAX_STRESS (1u << 8)  /* scratch accesses */
+#define GS_MAX_LATE (1u << 16)   /* polls */
 
 typedef struct gs_run_result {
     double elapsed_ns;      /* device time of the launch(es), from events or the clock */

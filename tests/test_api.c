@@ -1,5 +1,6 @@
 /* The host API on bad input: every call answers a documented status, promptly, and
  * never crashes. Runs on the back end under test (GS_TEST_BACKEND). */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -139,6 +140,43 @@ static void failed_open_clears_out(void **state)
     assert_null(out);
 }
 
+/* Message passing's idling and stress are bounded per work-item (GS_MAX_DELAY,
+ * GS_MAX_STRESS, GS_MAX_LATE), so one phase's work stays a small part of a timeout:
+ * above a bound, GS_ERR_INVALID_ARGUMENT before anything runs. (delay UINT_MAX made
+ * the kernel divide by delay + 1 = 0: SIGFPE; stress 2^26 ran 2.8 s past a 200 ms
+ * timeout.) The bounds themselves run. */
+static void run_ranges(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+    const gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
+                              .iterations = 3, .seed = 9};
+    gs_run_config c = mp;
+    c.delay = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.delay = GS_MAX_DELAY + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.stress = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.stress = GS_MAX_STRESS + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.late = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.late = GS_MAX_LATE + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.delay = GS_MAX_DELAY;
+    c.stress = GS_MAX_STRESS;
+    c.late = GS_MAX_LATE;
+    assert_int_equal(gs_run(b, &c, &r), GS_OK);
+    assert_int_equal(r.mismatches, 0);
+    gs_barrier_destroy(b);
+}
+
 /* Vendor-only protocols are refused where they do not exist. */
 static void unsupported(void **state)
 {
@@ -248,7 +286,7 @@ int main(void)
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
         cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
-        cmocka_unit_test(relaunch_thread_budget),
+        cmocka_unit_test(relaunch_thread_budget), cmocka_unit_test(run_ranges),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

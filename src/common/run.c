@@ -44,6 +44,10 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
     if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
         (cfg->split != 0 && cfg->split != 1))
         return GS_ERR_INVALID_ARGUMENT;
+    /* A group's work is not interrupted when another's wait expires: unbounded, one
+     * phase ran seconds past the timeout (gridsync.h: GS_MAX_DELAY). */
+    if (cfg->delay > GS_MAX_DELAY || cfg->stress > GS_MAX_STRESS || cfg->late > GS_MAX_LATE)
+        return GS_ERR_INVALID_ARGUMENT;
     const gs_backend_ops *ops = b->dev->ops;
     unsigned bound = 0;
     gs_status s;

@@ -102,8 +102,14 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
      * inside this switch for work-groups of 1 or 2 work-items.) One work-item of one
      * group may idle `late` more: its write then comes after every other arrival in
      * every phase, which a random delay makes rare, and a barrier that releases before
-     * that one arrival (a master skipping its flag, a count one short) shows. */
-    gs_u32 spins = prm->delay ? gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u) : 0u;
+     * that one arrival (a master skipping its flag, a count one short) shows.
+     * gs_run bounds delay (GS_MAX_DELAY), but a kernel launched with other parameters
+     * must not trap: where delay + 1 wraps to 0, the whole 32-bit range is [0, delay]. */
+    gs_u32 spins = 0u;
+    if (prm->delay) {
+        gs_u32 span = prm->delay + 1u, r = gs_mix(prm->seed + phase * 7919u + lg);
+        spins = span ? r % span : r;
+    }
     if (lg == groups - 1u && lid == lsize - 1u)
         spins += prm->late;
     if (spins) {
