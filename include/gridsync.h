@@ -117,7 +117,9 @@ gs_status gs_device_native_error(const gs_device *dev, int *code, const char **t
 typedef enum gs_algo {
     GS_ALGO_CENTRAL = 0,  /* thesis CB: one atomic per group on one counter, all poll it */
     GS_ALGO_LOCKFREE = 1, /* Xiao & Feng / thesis DCB: arrival and release flags, a master group */
-    GS_ALGO_NAIVE = 2,    /* blog globalSync1: one atomic per work-item */
+    GS_ALGO_NAIVE = 2,    /* blog globalSync1: one atomic per work-item. Its state counts
+                             work-items: reset it between launches of different group
+                             sizes (gs_run does so itself) */
     GS_ALGO_FLIP = 3,     /* never-reset counter with a flip bit; the last arriver does not poll */
     GS_ALGO_TREE = 4,     /* two-level counter: leaves, then a root */
     GS_ALGO_RELAUNCH = 5, /* end the kernel, launch the next: the baseline */

@@ -177,6 +177,37 @@ static void run_ranges(void **state)
     gs_barrier_destroy(b);
 }
 
+/* A barrier's grid is its groups; the group size may change from one launch to the
+ * next. naive's counter counts work-items, so a state left by 4 work-items per group
+ * released a launch of 1 per group early (the stencil read unwritten values:
+ * GS_ERR_CHECK_FAILED), and one left by 1 per group never released 4 (GS_ERR_TIMEOUT).
+ * Found by test_fuzz. Every protocol, both ways. */
+static void other_group_size(void **state)
+{
+    static const unsigned sizes[][2] = {{4, 1}, {1, 4}, {2, 3}};
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        if (!gs_algo_supported(dev, (gs_algo)a))
+            continue;
+        for (unsigned k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
+            gs_barrier *b;
+            gs_run_result r;
+            assert_int_equal(gs_barrier_create(dev, (gs_algo)a, 2, &b), GS_OK);
+            assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+            gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2,
+                                .group_size = sizes[k][0], .iterations = 8, .seed = 5};
+            gs_run_config st = {.workload = GS_WORKLOAD_STENCIL, .groups = 2,
+                                .group_size = sizes[k][1], .iterations = 5, .seed = 7};
+            assert_int_equal(gs_run(b, &mp, &r), GS_OK);
+            gs_status s = gs_run(b, &st, &r);
+            if (s != GS_OK)
+                fail_msg("%s: %u work-items per group after %u: %s, %llu mismatches",
+                         gs_algo_name((gs_algo)a), sizes[k][1], sizes[k][0],
+                         gs_status_string(s), (unsigned long long)r.mismatches);
+            gs_barrier_destroy(b);
+        }
+    }
+}
+
 /* Vendor-only protocols are refused where they do not exist. */
 static void unsupported(void **state)
 {
@@ -287,6 +318,7 @@ int main(void)
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
         cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
         cmocka_unit_test(relaunch_thread_budget), cmocka_unit_test(run_ranges),
+        cmocka_unit_test(other_group_size),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

@@ -168,6 +168,12 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
     gs_status s = validate(b, cfg, &logical);
     if (s != GS_OK || (s = gs_barrier_before_launch(b)) != GS_OK)
         return s;
+    /* naive's counter counts work-items: a state left by a launch of another group size
+     * releases this one early (a wrong result) or never (a timeout). The last launch
+     * may have been a user's, of a size gs_run never saw, so every run of naive starts
+     * from a reset state (after an abort, the caller resets: GS_ERR_NEEDS_RESET above). */
+    if (b->algo == GS_ALGO_NAIVE && (s = gs_barrier_reset(b)) != GS_OK)
+        return s;
 
     size_t items = (size_t)logical * cfg->group_size;
     buffers bu = {0};
