@@ -198,7 +198,8 @@ typedef struct gs_run_config {
     unsigned seed;          /* MP: values and delays */
     unsigned delay;         /* MP: the most polls a group idles before writing
                                (at most GS_MAX_DELAY) */
-    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
+    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual;
+                               MP: see GS_MAX_MP_READS) */
     unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress;
                                at most GS_MAX_STRESS) */
     unsigned late;          /* MP: polls the last work-item of the last group idles on top of
@@ -225,6 +226,11 @@ typedef struct gs_run_config {
 #define GS_MAX_DELAY (1u << 14)  /* polls */
 #define GS_MAX_STRESS (1u << 8)  /* scratch accesses */
 #define GS_MAX_LATE (1u << 16)   /* polls */
+/* Message passing's reads per group and phase, for the same reason: every logical group
+ * reads a word of every other, and a group runs its share of the logical groups one
+ * after another, so a group reads ceil(logical_groups / groups) x logical_groups words
+ * a phase. At most this many: a logical grid of 2048 groups on 1, or of 2^16 on 2^10. */
+#define GS_MAX_MP_READS (1u << 22)
 
 typedef struct gs_run_result {
     double elapsed_ns;      /* device time of the launch(es), from events or the clock */

@@ -177,6 +177,31 @@ static void run_ranges(void **state)
     gs_barrier_destroy(b);
 }
 
+/* Message passing on a virtual grid reads, per group and phase, a word of every
+ * logical group for each of its share of them: quadratic in logical_groups. A logical
+ * grid of 2^26 groups of 1 on 8 groups ran for hours (found by test_fuzz); past
+ * GS_MAX_MP_READS it is refused before anything runs, and the bound itself runs. */
+static void mp_virtual_bound(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+    gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 1,
+                        .iterations = 1, .seed = 3, .logical_groups = 1u << 14};
+    assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT); /* 2^13 x 2^14 reads */
+    mp.logical_groups = 1u << 26;
+    assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT);
+    mp.logical_groups = 2896; /* 1448 x 2896 = 4,193,408 reads: just under 2^22 */
+    assert_int_equal(gs_run(b, &mp, &r), GS_OK);
+    assert_int_equal(r.mismatches, 0);
+    gs_run_config ts = mp; /* the other programs are linear in logical_groups */
+    ts.workload = GS_WORKLOAD_TESTSYNC;
+    ts.logical_groups = 1u << 14;
+    assert_int_equal(gs_run(b, &ts, &r), GS_OK);
+    gs_barrier_destroy(b);
+}
+
 /* A barrier's grid is its groups; the group size may change from one launch to the
  * next. naive's counter counts work-items, so a state left by 4 work-items per group
  * released a launch of 1 per group early (the stencil read unwritten values:
@@ -318,7 +343,7 @@ int main(void)
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
         cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
         cmocka_unit_test(relaunch_thread_budget), cmocka_unit_test(run_ranges),
-        cmocka_unit_test(other_group_size),
+        cmocka_unit_test(other_group_size), cmocka_unit_test(mp_virtual_bound),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }
