@@ -137,7 +137,8 @@ int gs_algo_supported(const gs_device *dev, gs_algo algo);
 
 typedef struct gs_barrier gs_barrier;
 
-/* Allocates and initialises barrier state on the device for a grid of `groups`. */
+/* Allocates and initialises barrier state on the device for a grid of `groups` (1 to
+ * 2^24). Every failure but a NULL `out` leaves *out NULL. */
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
 gs_status gs_barrier_destroy(gs_barrier *b);
 
