@@ -9,7 +9,18 @@
  * Conventions: opaque handles; every function returns gs_status (GS_OK = 0) and
  * writes results through out-pointers; gs_status_string() names a status; the last
  * native CUDA/OpenCL error stays readable with gs_device_native_error(). The library
- * never exits, aborts or prints. */
+ * never exits, aborts or prints.
+ *
+ * Threads: on the cpu and OpenCL back ends a device may be used from several host
+ * threads at once, each with barriers of its own (a barrier, like its state, belongs
+ * to one launch at a time: use it from one thread at a time). What the threads share
+ * is serialized by a lock per device: on OpenCL the first build of each protocol's
+ * program, the deadline's calibration (at the device's first barrier) and each launch
+ * of gs_run from its kernel arguments to its enqueue; the launches themselves run one
+ * after another on the device's in-order queue. The cpu back end shares nothing: each
+ * launch starts threads of its own. gs_device_native_error() gives the device's last
+ * failure, whichever thread had it. CUDA: not yet; its launches share the device's
+ * stream and timing events, so use a device per thread there. */
 #ifndef GRIDSYNC_H
 #define GRIDSYNC_H
 
@@ -68,7 +79,8 @@ typedef struct gs_device gs_device;
 
 /* Opens device `index` of a back end. With GS_BACKEND_AUTO the environment variable
  * GRIDSYNC_BACKEND (auto|cpu|opencl|cuda) overrides the choice; with an explicit
- * back end, OpenCL devices are numbered across platforms, GPUs first. */
+ * back end, OpenCL devices are numbered across platforms, GPUs first. Every failure
+ * but a NULL `out` leaves *out NULL (a negative index: GS_ERR_INVALID_ARGUMENT). */
 gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
 gs_status gs_device_close(gs_device *dev);
 
@@ -100,7 +112,8 @@ gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *ou
 gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out);
 
 /* The last native error code (cudaError_t, cl_int, errno) and a text, for
- * GS_ERR_NATIVE and GS_ERR_BUILD. */
+ * GS_ERR_NATIVE and GS_ERR_BUILD: the device's, from whichever thread failed last (a
+ * later failure rewrites the text). */
 gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);
 
 /* ---- barriers ----------------------------------------------------------------- */
@@ -139,7 +152,8 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
 #define GS_DIM3_1D(n) gs_dim3_make((n), 1u, 1u)
 
 /* Allocates and initialises barrier state on the device for a grid of `groups` (the
- * product of a launch's grid dimensions), at most GS_MAX_GROUPS. */
+ * product of a launch's grid dimensions), 1 to GS_MAX_GROUPS. Every failure but a NULL
+ * `out` leaves *out NULL. */
 #define GS_MAX_GROUPS (1u << 24)
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
 /* GS_ERR_BUSY while a launch through it is in flight (collect it first). */
@@ -222,12 +236,16 @@ typedef struct gs_run_config {
     unsigned group_size;    /* work-items per group */
     unsigned iterations;    /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
     unsigned seed;          /* MP: values and delays */
-    unsigned delay;         /* MP: the most polls a group idles before writing */
-    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual) */
-    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress) */
+    unsigned delay;         /* MP: the most polls a group idles before writing
+                               (at most GS_MAX_DELAY) */
+    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual;
+                               MP: see GS_MAX_MP_READS) */
+    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress;
+                               at most GS_MAX_STRESS) */
     unsigned late;          /* MP: polls the last work-item of the last group idles on top of
                                `delay` in every phase, so its write comes after every other
-                               arrival: a barrier that releases one arrival early shows */
+                               arrival: a barrier that releases one arrival early shows
+                               (at most GS_MAX_LATE) */
     unsigned compute;       /* any workload: dependent multiply-adds per work-item at every
                                barrier, touching no shared data (at most GS_MAX_COMPUTE) */
     int split;              /* 1: every barrier in split phase, the compute between gs_arrive
@@ -236,6 +254,23 @@ typedef struct gs_run_config {
 } gs_run_config;
 
 #define GS_MAX_COMPUTE (1u << 20)
+
+/* Bounds of message passing's per-work-item work in a phase (gs_run refuses more with
+ * GS_ERR_INVALID_ARGUMENT): a group still at its work when another's wait expires
+ * ends only when its phase does, so a phase must stay a small part of a timeout. All
+ * three at their bounds added 45 ms to a phase of 2 groups of 4096 work-items on PoCL
+ * with 2 workers, which runs a group's work-items one after another (about 1 ns a
+ * poll, 25 ns a stress access): under 1% of GS_DEFAULT_TIMEOUT_MS. A group that runs
+ * several logical groups (virtual groups) does the work of each. Each bound is at least
+ * 16 times what gridsync check uses (delay 64, stress 16, late 4096). */
+#define GS_MAX_DELAY (1u << 14)  /* polls */
+#define GS_MAX_STRESS (1u << 8)  /* scratch accesses */
+#define GS_MAX_LATE (1u << 16)   /* polls */
+/* Message passing's reads per group and phase, for the same reason: every logical group
+ * reads a word of every other, and a group runs its share of the logical groups one
+ * after another, so a group reads ceil(logical_groups / groups) x logical_groups words
+ * a phase. At most this many: a logical grid of 2048 groups on 1, or of 2^16 on 2^10. */
+#define GS_MAX_MP_READS (1u << 22)
 
 typedef struct gs_run_result {
     double elapsed_ns;      /* device time of the launch(es), from events or the clock */
@@ -249,7 +284,10 @@ typedef struct gs_run_result {
 /* Runs a built-in program through barrier `b` (its algorithm decides how: a persistent
  * kernel, or one launch per phase for the relaunch baselines) and checks the result
  * against a sequential reference. GS_ERR_CHECK_FAILED when the result is wrong;
- * GS_ERR_TOO_MANY_GROUPS, GS_ERR_TIMEOUT and the rest as their names say. */
+ * GS_ERR_TOO_MANY_GROUPS when the groups exceed gs_device_max_groups (the relaunch
+ * baselines need no co-residency, but on the cpu back end, which starts a thread per
+ * work-item, their launches keep to the same thread budget); GS_ERR_TIMEOUT and the
+ * rest as their names say. */
 gs_status gs_run(gs_barrier *b, const gs_run_config *config, gs_run_result *result);
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@ mkdir -p "$dir"
 "$cli" bench groups --backend "$backend" --groups 1,2 --iters 20 --repeats 3 \
     --csv "$dir/groups.csv" --json "$dir/groups.json" || exit 1
 rows=$(tail -n +2 "$dir/groups.csv" | wc -l)
-algos=$(tail -n +2 "$dir/groups.csv" | grep -oE ',(central|lockfree|naive|flip|tree|relaunch|cluster|cg|relaunch-graph|sharded),[0-9]+,' | cut -d, -f2 | sort -u | wc -l)
+algos=$(tail -n +2 "$dir/groups.csv" | grep -oE ',(central|lockfree|naive|flip|tree|relaunch|cluster|cg|relaunch-graph|sharded|auto),[0-9]+,' | cut -d, -f2 | sort -u | wc -l)
 passed=$(grep -c ',pass$' "$dir/groups.csv")
 echo "rows=$rows protocols=$algos passed=$passed"
 [ "$rows" -eq $((algos * 2)) ] && [ "$algos" -ge 6 ] && [ "$passed" -eq "$rows" ] || exit 1

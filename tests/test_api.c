@@ -1,5 +1,6 @@
 /* The host API on bad input: every call answers a documented status, promptly, and
  * never crashes. Runs on the back end under test (GS_TEST_BACKEND). */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +121,118 @@ static void bad_counts(void **state)
     gs_barrier_destroy(b);
 }
 
+/* A failed open leaves *out NULL, whatever the failure: a caller that closes what it
+ * got back, or tests it against NULL, must not meet its own stale pointer. */
+static void failed_open_clears_out(void **state)
+{
+    gs_device *stale = (gs_device *)&stale;
+    gs_device *out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, -1, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_AUTO, -5, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open((gs_backend)42, 0, &out), GS_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    out = stale;
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, 7, &out), GS_ERR_NO_DEVICE);
+    assert_null(out);
+}
+
+/* Message passing's idling and stress are bounded per work-item (GS_MAX_DELAY,
+ * GS_MAX_STRESS, GS_MAX_LATE), so one phase's work stays a small part of a timeout:
+ * above a bound, GS_ERR_INVALID_ARGUMENT before anything runs. (delay UINT_MAX made
+ * the kernel divide by delay + 1 = 0: SIGFPE; stress 2^26 ran 2.8 s past a 200 ms
+ * timeout.) The bounds themselves run. */
+static void run_ranges(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+    const gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
+                              .iterations = 3, .seed = 9};
+    gs_run_config c = mp;
+    c.delay = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.delay = GS_MAX_DELAY + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.stress = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.stress = GS_MAX_STRESS + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.late = UINT_MAX;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.late = GS_MAX_LATE + 1u;
+    assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = mp;
+    c.delay = GS_MAX_DELAY;
+    c.stress = GS_MAX_STRESS;
+    c.late = GS_MAX_LATE;
+    assert_int_equal(gs_run(b, &c, &r), GS_OK);
+    assert_int_equal(r.mismatches, 0);
+    gs_barrier_destroy(b);
+}
+
+/* Message passing on a virtual grid reads, per group and phase, a word of every
+ * logical group for each of its share of them: quadratic in logical_groups. A logical
+ * grid of 2^26 groups of 1 on 8 groups ran for hours (found by test_fuzz); past
+ * GS_MAX_MP_READS it is refused before anything runs, and the bound itself runs. */
+static void mp_virtual_bound(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+    gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 1,
+                        .iterations = 1, .seed = 3, .logical_groups = 1u << 14};
+    assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT); /* 2^13 x 2^14 reads */
+    mp.logical_groups = 1u << 26;
+    assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT);
+    mp.logical_groups = 2896; /* 1448 x 2896 = 4,193,408 reads: just under 2^22 */
+    assert_int_equal(gs_run(b, &mp, &r), GS_OK);
+    assert_int_equal(r.mismatches, 0);
+    gs_run_config ts = mp; /* the other programs are linear in logical_groups */
+    ts.workload = GS_WORKLOAD_TESTSYNC;
+    ts.logical_groups = 1u << 14;
+    assert_int_equal(gs_run(b, &ts, &r), GS_OK);
+    gs_barrier_destroy(b);
+}
+
+/* A barrier's grid is its groups; the group size may change from one launch to the
+ * next. naive's counter counts work-items, so a state left by 4 work-items per group
+ * released a launch of 1 per group early (the stencil read unwritten values:
+ * GS_ERR_CHECK_FAILED), and one left by 1 per group never released 4 (GS_ERR_TIMEOUT).
+ * Found by test_fuzz. Every protocol, both ways. */
+static void other_group_size(void **state)
+{
+    static const unsigned sizes[][2] = {{4, 1}, {1, 4}, {2, 3}};
+    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+        if (!gs_algo_supported(dev, (gs_algo)a))
+            continue;
+        for (unsigned k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
+            gs_barrier *b;
+            gs_run_result r;
+            assert_int_equal(gs_barrier_create(dev, (gs_algo)a, 2, &b), GS_OK);
+            assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+            gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2,
+                                .group_size = sizes[k][0], .iterations = 8, .seed = 5};
+            gs_run_config st = {.workload = GS_WORKLOAD_STENCIL, .groups = 2,
+                                .group_size = sizes[k][1], .iterations = 5, .seed = 7};
+            assert_int_equal(gs_run(b, &mp, &r), GS_OK);
+            gs_status s = gs_run(b, &st, &r);
+            if (s != GS_OK)
+                fail_msg("%s: %u work-items per group after %u: %s, %llu mismatches",
+                         gs_algo_name((gs_algo)a), sizes[k][1], sizes[k][0],
+                         gs_status_string(s), (unsigned long long)r.mismatches);
+            gs_barrier_destroy(b);
+        }
+    }
+}
+
 /* Vendor-only protocols are refused where they do not exist. */
 static void unsupported(void **state)
 {
@@ -150,6 +263,30 @@ static void too_many_groups(void **state)
         assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
         gs_barrier_destroy(b);
     }
+}
+
+/* The cpu back end starts a thread per work-item, for the relaunch baseline too (a new
+ * grid per phase): one launch is bounded by the same thread budget as every other,
+ * though its groups need not be co-resident. (OpenCL's and CUDA's relaunch have no such
+ * bound: the device queues the groups.) */
+static void relaunch_thread_budget(void **state)
+{
+    unsigned bound, block = 2;
+    gs_barrier *b;
+    gs_run_result r;
+    gs_device_info info;
+    gs_device_get_info(dev, &info);
+    if (info.backend != GS_BACKEND_CPU)
+        skip();
+    assert_int_equal(gs_device_max_groups(dev, block, &bound), GS_OK);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_RELAUNCH, bound + 1, &b), GS_OK);
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, bound + 1, block, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_run(b, &cfg, &r), GS_ERR_TOO_MANY_GROUPS);
+    gs_barrier_destroy(b);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_RELAUNCH, bound, &b), GS_OK);
+    cfg.groups = bound; /* the budget itself runs */
+    assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+    gs_barrier_destroy(b);
 }
 
 static void state_bytes_grow_with_groups(void **state)
@@ -204,7 +341,9 @@ int main(void)
         cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
-        cmocka_unit_test(discovery),
+        cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
+        cmocka_unit_test(relaunch_thread_budget), cmocka_unit_test(run_ranges),
+        cmocka_unit_test(other_group_size), cmocka_unit_test(mp_virtual_bound),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

@@ -69,7 +69,7 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     (void)arrival_why;
     /* In shared memory the representative counts for the group; the others read the
      * count only after the next episode's group barrier (each protocol's arrival) */
-    if (!GS_GRID_IN_SHARED || gs_local_first())
+    if (!GS_GRID_IN_SHARED || gs_g_first(g))
         ++gs_f(g)->episode;
     return why;
 }

@@ -19,7 +19,7 @@ GS_DEVICE void gs_cg_setup(gs_grid_fields *f) { (void)f; }
 GS_DEVICE void gs_cg_arrive(gs_grid *g, gs_token *t)
 {
     t->target = cooperative_groups::this_grid().barrier_arrive();
-    if (gs_local_first())
+    if (gs_g_first(g))
         gs_note_arrival(g); /* after: keeps the count right without slowing cg down */
 }
 GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)

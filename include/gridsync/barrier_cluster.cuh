@@ -131,8 +131,8 @@ GS_DEVICE gs_u32 gs_cluster_share(void)
  * progress note comes after the add, so the add's fence does not wait for it. */
 GS_DEVICE void gs_cluster_arrive(gs_grid *g, gs_token *t)
 {
-    int rep = gs_cluster_rank() == 0u && gs_local_first();
-    if (gs_local_first()) {
+    int rep = gs_cluster_rank() == 0u && gs_g_first(g);
+    if (gs_g_first(g)) {
         if (!rep)
             gs_note_arrival(g);
         *gs_cluster_verdict_slot() = GS_ABORT_NONE;
@@ -155,7 +155,7 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
     gs_u32 all = size >= 32u ? ~0u : (1u << size) - 1u;
     gs_u32 present = 1u;
     for (gs_u32 r = 1u; r < size && r < 32u; ++r)
-        if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id() + r), GS_G_ARRIVED)),
+        if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g) + r), GS_G_ARRIVED)),
                      gs_f(g)->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
             present |= 1u << r;
     if (present != all)
@@ -171,7 +171,7 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
 GS_DEVICE gs_u32 gs_cluster_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 *slot = gs_cluster_verdict_slot();
-    int rep = gs_cluster_rank() == 0u && gs_local_first();
+    int rep = gs_cluster_rank() == 0u && gs_g_first(g);
     int last = rep && gs_flip_completed(t->before, gs_cluster_share());
     if (last) {
         /* the cluster barrier passes it on */

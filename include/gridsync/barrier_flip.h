@@ -40,7 +40,7 @@ GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g)
 /* Release line l (GS_RELEASE_LINES). */
 GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
 {
-    return gs_word_at(g, GS_LINE_LEAF_GEN(gs_num_groups(), l), 0u);
+    return gs_word_at(g, GS_LINE_LEAF_GEN(gs_g_groups(g), l), 0u);
 }
 
 /* The others wait until the counter (or, with lines, their release line) shows `bit`. */
@@ -101,24 +101,24 @@ GS_DEVICE void gs_flip_setup(gs_grid_fields *f)
 }
 
 /* What this group adds to the flip counter (from the hardware's indices: no register). */
-GS_DEVICE gs_u32 gs_flip_group_share(void)
+GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
 {
-    return gs_flip_share(gs_num_groups() - GS_EARLY, gs_group_id() == 0u);
+    return gs_flip_share(gs_g_groups(g) - GS_EARLY, gs_g_group(g) == 0u);
 }
 
 GS_DEVICE void gs_flip_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_flip_bit_after(g);
-    if (gs_local_first())
-        gs_flip_arrive_rep(g, t, gs_flip_group_share(), gs_aux_lines(g));
+    if (gs_g_first(g))
+        gs_flip_arrive_rep(g, t, gs_flip_group_share(g), gs_aux_lines(g));
 }
 
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (gs_local_first())
-        why = gs_flip_settle(g, t, gs_flip_group_share(), gs_aux_lines(g));
+    if (gs_g_first(g))
+        why = gs_flip_settle(g, t, gs_flip_group_share(g), gs_aux_lines(g));
     return gs_group_verdict(g, why);
 }
 

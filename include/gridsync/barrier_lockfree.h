@@ -24,11 +24,11 @@
  * no fence to arrive and polls no flag of its own. */
 GS_DEVICE GS_GLOBAL gs_word *gs_flags_in(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_IN(gs_num_groups()), w);
+    return gs_word_at(g, GS_LINE_FLAGS_IN(gs_g_groups(g)), w);
 }
 GS_DEVICE GS_GLOBAL gs_word *gs_flags_out(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_OUT(gs_num_groups()), w);
+    return gs_word_at(g, GS_LINE_FLAGS_OUT(gs_g_groups(g)), w);
 }
 
 /* The words that hold n flags. */
@@ -40,7 +40,7 @@ GS_DEVICE gs_u32 gs_flag_words(gs_u32 n)
 /* The arrival flags the master waits for: [0, end), in words [0, gs_lockfree_words). */
 GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
 {
-    gs_u32 others = gs_num_groups() - 1u;
+    gs_u32 others = gs_g_groups(g) - 1u;
     return others > GS_EARLY ? others - GS_EARLY : 0u;
 }
 GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
@@ -58,9 +58,9 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_f(g)->episode + 1u;
-    if (gs_local_first()) {
-        if (gs_group_id() != 0u) {
-            gs_u32 k = gs_group_id() - 1u;
+    if (gs_g_first(g)) {
+        if (gs_g_group(g) != 0u) {
+            gs_u32 k = gs_g_group(g) - 1u;
             gs_flag_store_release(gs_flags_in(g, k / GS_FLAG_PACK), k % GS_FLAG_PACK, t->target);
         } else {
             /* The master tests every flag of a word it polls (no mask: gs_wait_flags), so
@@ -76,8 +76,8 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    gs_u32 lid = gs_local_id(), spinners = gs_f(g)->share;
-    if (gs_group_id() == 0u) {
+    gs_u32 lid = gs_g_lid(g), spinners = gs_f(g)->share;
+    if (gs_g_group(g) == 0u) {
         /* words lid, lid + spinners, ...: a warp's loads cover 32 neighbouring words, and
          * all of a work-item's are in flight at once (gs_wait_flags) */
         gs_u32 words = gs_lockfree_words(g);
@@ -85,16 +85,16 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
             why = gs_wait_flags(g, gs_flags_in(g, lid), spinners,
                                 (words - lid + spinners - 1u) / spinners, t->target);
     } else if (lid == 0u) {
-        gs_u32 k = gs_group_id() - 1u;
+        gs_u32 k = gs_g_group(g) - 1u;
         why = gs_wait_masked(g, gs_flags_out(g, k / GS_FLAG_PACK), t->target, GS_UNTIL_FLAGS,
                              gs_flag_mask(k % GS_FLAG_PACK));
     }
     /* One verdict for master and others alike: no barrier is reached on one side of a
      * branch only (PoCL 3.1 miscompiles that shape). */
     why = gs_group_verdict(g, why);
-    if (gs_group_id() == 0u && why == GS_ABORT_NONE) {
+    if (gs_g_group(g) == 0u && why == GS_ABORT_NONE) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-        for (gs_u32 w = lid; w < gs_flag_words(gs_num_groups() - 1u); w += gs_local_size())
+        for (gs_u32 w = lid; w < gs_flag_words(gs_g_groups(g) - 1u); w += gs_g_lsize(g))
             gs_flags_store_fenced(gs_flags_out(g, w), t->target);
     }
     return why;

@@ -17,9 +17,9 @@ GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
     /* Weakened, it releases a group's worth of adds early: one work-item's add early
      * cannot show where a group's work-items run in lockstep (PoCL's vectorized
      * work-item loops), since each one's data write precedes every add of the group. */
-    if (gs_local_first()) { /* only it reads the episode: no group barrier orders it here */
-        t->target = (gs_f(g)->episode + 1u) * gs_num_groups() * gs_local_size() -
-                    GS_EARLY * gs_local_size();
+    if (gs_g_first(g)) { /* only it reads the episode: no group barrier orders it here */
+        t->target = (gs_f(g)->episode + 1u) * gs_g_groups(g) * gs_g_lsize(g) -
+                    GS_EARLY * gs_g_lsize(g);
         gs_note_arrival(g);
     }
 }
@@ -28,7 +28,7 @@ GS_DEVICE gs_u32 gs_naive_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     gs_group_barrier(); /* every work-item of the group has added before the poll */
-    if (gs_local_first())
+    if (gs_g_first(g))
         why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }

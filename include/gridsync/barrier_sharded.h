@@ -20,7 +20,7 @@
  * (their count K in gs_f(g)->aux). */
 GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
 {
-    return gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), k), 0u);
+    return gs_word_at(g, GS_LINE_LEAF_COUNT(gs_g_groups(g), k), 0u);
 }
 
 /* The counters and this group's, and the polling work-items (in share). */
@@ -34,7 +34,7 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
     t->target = gs_f(g)->episode + 1u;
-    if (gs_local_first()) {
+    if (gs_g_first(g)) {
         gs_add_release(gs_shard(g, gs_aux_own(g)), 1u);
         gs_note_arrival(g);
     }
@@ -43,10 +43,10 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    gs_u32 k = gs_local_id();
+    gs_u32 k = gs_g_lid(g);
     if (k < gs_f(g)->share && k < gs_aux_count(g)) {
         /* counter k has groups / count groups, one more for the first groups % count */
-        gs_u32 count = gs_aux_count(g), groups = gs_num_groups();
+        gs_u32 count = gs_aux_count(g), groups = gs_g_groups(g);
         gs_u32 each = groups / count, more = groups - each * count;
         for (; k < count && why == GS_ABORT_NONE; k += gs_f(g)->share)
             why = gs_wait(g, gs_shard(g, k),

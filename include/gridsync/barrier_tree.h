@@ -33,10 +33,10 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_flip_bit_after(g); /* the root's (or lines') flip bit after it */
-    if (gs_local_first()) {
+    if (gs_g_first(g)) {
         gs_u32 leaf = gs_aux_own(g), leaves = gs_aux_count(g);
         gs_u32 old = gs_fetch_add_release(
-            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), leaf), 0u), gs_f(g)->share);
+            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_g_groups(g), leaf), 0u), gs_f(g)->share);
         if (gs_flip_completed(old, gs_f(g)->share)) {
             gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
             gs_u32 add = gs_flip_share(leaves, leaf == 0u);
@@ -59,7 +59,7 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (gs_local_first() && !t->done)
+    if (gs_g_first(g) && !t->done)
         why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
     return gs_group_verdict(g, why);
 }

@@ -64,6 +64,9 @@ typedef struct gs_grid_fields {
     gs_u32 aux;     /* GS_AUX_* below: why the launch cannot use the state, or the
                      * protocol's packed constants (flip, cluster, tree, sharded, auto) */
     gs_u32 share;   /* tree: the group's add at its leaf; lockfree, sharded: spinners */
+#if !(defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED)
+    gs_u32 group, groups, lid, lsize; /* read once at the start (see gs_g_group) */
+#endif
 } gs_grid_fields;
 
 #if defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED
@@ -80,6 +83,23 @@ GS_DEVICE gs_grid_fields *gs_grid_slot(void)
 #define GS_GRID_IN_SHARED 0
 typedef gs_grid_fields gs_grid;
 #define gs_f(g) ((gs_grid_fields *)(g))
+#endif
+
+/* The group's and work-item's indices where a protocol needs them: from the hardware at
+ * each use on CUDA (no register held), from the grid elsewhere, read once when it began
+ * (as before the lean grid; OpenCL and the cpu have no register budget to keep). */
+#if GS_GRID_IN_SHARED
+#define gs_g_group(g) ((void)(g), gs_group_id())
+#define gs_g_groups(g) ((void)(g), gs_num_groups())
+#define gs_g_lid(g) ((void)(g), gs_local_id())
+#define gs_g_lsize(g) ((void)(g), gs_local_size())
+#define gs_g_first(g) ((void)(g), gs_local_first())
+#else
+#define gs_g_group(g) (gs_f(g)->group)
+#define gs_g_groups(g) (gs_f(g)->groups)
+#define gs_g_lid(g) (gs_f(g)->lid)
+#define gs_g_lsize(g) (gs_f(g)->lsize)
+#define gs_g_first(g) (gs_f(g)->lid == 0u)
 #endif
 
 /* The grid a group's fields make: where they live in shared memory, the representative
@@ -158,17 +178,18 @@ GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
 #define GS_ACCEPT_ANY 0xffffffffu
 
 /* First to give up records who and where; the host reads it after the launch. */
-GS_COLD_ABORT void gs_raise_abort_at(GS_GLOBAL gs_word *state, gs_u32 episode, gs_u32 reason)
+GS_COLD_ABORT void gs_raise_abort_at(GS_GLOBAL gs_word *state, gs_u32 episode, gs_u32 group,
+                                     gs_u32 item, gs_u32 reason)
 {
     if (gs_cas_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)], 0u, reason) == 0u) {
-        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_GROUP)], gs_group_id());
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_GROUP)], group);
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_EPISODE)], episode);
-        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], gs_local_id());
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], item);
     }
 }
 GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 {
-    gs_raise_abort_at(gs_f(g)->state, gs_f(g)->episode, reason);
+    gs_raise_abort_at(gs_f(g)->state, gs_f(g)->episode, gs_g_group(g), gs_g_lid(g), reason);
 }
 
 /* Every work-item of every group, once, before its first barrier: reads the header and
@@ -187,6 +208,12 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
     g.share = 0u;
     g.episode = 0u;
     g.algo = a == GS_ACCEPT_ANY ? algo : a;
+#if !GS_GRID_IN_SHARED
+    g.group = gs_group_id();
+    g.groups = gs_num_groups();
+    g.lid = gs_local_id();
+    g.lsize = gs_local_size();
+#endif
     if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC ||
         (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
@@ -198,7 +225,7 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
         (size != 0u && size != gs_local_size())) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_GRID;
         if (gs_local_first()) /* here, once, not in the user's loop */
-            gs_raise_abort_at(state, 0u, GS_ABORT_BAD_GRID);
+            gs_raise_abort_at(state, 0u, gs_group_id(), gs_local_id(), GS_ABORT_BAD_GRID);
     } else if (gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) != GS_ABORT_NONE) {
         g.aux = GS_AUX_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
     } else {
@@ -215,6 +242,12 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
 GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 {
     gs_grid_fields g;
+#if !GS_GRID_IN_SHARED
+    g.group = gs_group_id();
+    g.groups = gs_num_groups();
+    g.lid = 0u; /* its one polling work-item */
+    g.lsize = 1u;
+#endif
     gs_store_relaxed(&state[GS_HDR_TIMEOUT_LO], (gs_u32)timeout);
     gs_store_relaxed(&state[GS_HDR_TIMEOUT_HI], (gs_u32)(timeout >> 32));
     g.state = state;
@@ -379,14 +412,14 @@ typedef struct gs_token {
  * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
-    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED), gs_f(g)->episode + 1u);
+    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED), gs_f(g)->episode + 1u);
 }
 
 /* Ends a barrier: a group barrier that also tells every work-item whether any of
  * them must leave. */
 GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
 {
-    return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_VERDICT))
+    return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_VERDICT))
                ? (why ? why : GS_ABORT_PEER)
                : GS_ABORT_NONE;
 }

@@ -1,4 +1,5 @@
 /* Opening devices: the back-end table, the auto choice, native errors. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +50,11 @@ static gs_status open_auto(int index, gs_device **out)
 
 gs_status gs_device_open(gs_backend backend, int index, gs_device **out)
 {
-    if (!out || index < 0)
+    if (!out)
         return GS_ERR_INVALID_ARGUMENT;
-    *out = NULL;
+    *out = NULL; /* before any refusal: every failure leaves *out NULL */
+    if (index < 0)
+        return GS_ERR_INVALID_ARGUMENT;
     if (backend == GS_BACKEND_AUTO) {
         const char *env = getenv("GRIDSYNC_BACKEND");
         if (env && *env && gs_backend_from_name(env, &backend) != GS_OK)
@@ -97,12 +100,20 @@ gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigne
     return dev->ops->discover ? dev->ops->discover(dev, group_size, out) : GS_ERR_UNSUPPORTED;
 }
 
+/* Threads sharing a device may fail at once (gridsync.h): the record of the last native
+ * failure is written and read under this lock, so two failures never interleave their
+ * texts. One lock for every device: failures are rare, and a lock inside gs_device
+ * would have to exist before a back end's open can fail. */
+static pthread_mutex_t native_lock = PTHREAD_MUTEX_INITIALIZER;
+
 gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text)
 {
     if (!dev)
         return GS_ERR_INVALID_ARGUMENT;
+    pthread_mutex_lock(&native_lock);
     if (code)
         *code = dev->native_code;
+    pthread_mutex_unlock(&native_lock);
     if (text)
         *text = dev->native_text;
     return GS_OK;
@@ -110,8 +121,12 @@ gs_status gs_device_native_error(const gs_device *dev, int *code, const char **t
 
 gs_status gs_native_fail(gs_device *dev, int code, const char *what)
 {
+    char text[sizeof dev->native_text];
+    snprintf(text, sizeof text, "%s failed with %d", what, code);
+    pthread_mutex_lock(&native_lock);
     dev->native_code = code;
-    snprintf(dev->native_text, sizeof dev->native_text, "%s failed with %d", what, code);
+    memcpy(dev->native_text, text, sizeof text);
+    pthread_mutex_unlock(&native_lock);
     return GS_ERR_NATIVE;
 }
 

@@ -33,6 +33,10 @@ typedef struct gs_backend_ops {
     gs_status (*open)(int index, gs_device **out);
     void (*close)(gs_device *dev);
     gs_status (*max_groups)(gs_device *dev, unsigned group_size, unsigned *out);
+    /* Optional: the most groups one launch may have where they need not be co-resident
+     * (the relaunch baselines): a bound of the back end's own, such as the cpu back
+     * end's thread per work-item. NULL: none (the device queues the groups). */
+    gs_status (*launch_groups)(gs_device *dev, unsigned group_size, unsigned *out);
     int (*algo_supported)(const gs_device *dev, gs_algo algo);
     /* Wait bound in the device's clock units (ns; OpenCL: polls). */
     uint64_t (*timeout_units)(gs_device *dev, unsigned milliseconds);

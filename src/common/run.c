@@ -28,6 +28,14 @@ static unsigned phases_of(const gs_run_config *cfg)
     }
 }
 
+/* Words message passing reads per group and phase (gridsync.h: GS_MAX_MP_READS): every
+ * logical group checks one word of every other, and a group runs its share of the
+ * logical groups one after another. */
+static uint64_t mp_reads(unsigned groups, unsigned logical)
+{
+    return ((uint64_t)logical + groups - 1u) / groups * logical;
+}
+
 static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigned *logical)
 {
     if (cfg->groups == 0 || cfg->group_size == 0 || cfg->groups != b->groups)
@@ -44,10 +52,25 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
     if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
         (cfg->split != 0 && cfg->split != 1))
         return GS_ERR_INVALID_ARGUMENT;
-    if (b->algo == GS_ALGO_RELAUNCH || b->algo == GS_ALGO_RELAUNCH_GRAPH)
-        return GS_OK; /* every launch ends before the next: no co-residency needed */
+    /* A group's work is not interrupted when another's wait expires: unbounded, one
+     * phase ran seconds past the timeout (gridsync.h: GS_MAX_DELAY). */
+    if (cfg->delay > GS_MAX_DELAY || cfg->stress > GS_MAX_STRESS || cfg->late > GS_MAX_LATE)
+        return GS_ERR_INVALID_ARGUMENT;
+    /* The same for message passing's reads, quadratic in the logical groups. */
+    if (cfg->workload == GS_WORKLOAD_MP && mp_reads(cfg->groups, *logical) > GS_MAX_MP_READS)
+        return GS_ERR_INVALID_ARGUMENT;
+    const gs_backend_ops *ops = b->dev->ops;
     unsigned bound = 0;
-    gs_status s = b->dev->ops->max_groups(b->dev, cfg->group_size, &bound);
+    gs_status s;
+    if (b->algo == GS_ALGO_RELAUNCH || b->algo == GS_ALGO_RELAUNCH_GRAPH) {
+        /* Every launch ends before the next: no co-residency needed, but a launch may
+         * still have a bound of its own (cpu: a thread per work-item). */
+        if (!ops->launch_groups)
+            return GS_OK;
+        s = ops->launch_groups(b->dev, cfg->group_size, &bound);
+    } else {
+        s = ops->max_groups(b->dev, cfg->group_size, &bound);
+    }
     if (s != GS_OK)
         return s;
     return cfg->groups > bound ? GS_ERR_TOO_MANY_GROUPS : GS_OK;
@@ -129,8 +152,14 @@ static gs_status check(gs_device *dev, const gs_run_config *cfg, const gs_work_p
     if (s == GS_OK)
         s = o->mem_read(dev, bu->db, 0, bu->b, bu->b_words * 4);
     uint64_t work = (uint64_t)bu->a_words * (prm->phase_end - prm->phase_begin);
+    /* message passing: each work-item also reads a word of every group (no overflow:
+     * the reads divide the bound instead of multiplying the work) */
+    uint64_t reads = cfg->workload == GS_WORKLOAD_MP
+                         ? 1u + (prm->logical_groups + cfg->group_size - 1u) / cfg->group_size
+                         : 1u;
     int fault = cfg->workload == GS_WORKLOAD_FAULT_EXIT || cfg->workload == GS_WORKLOAD_FAULT_SKIP;
-    if (s == GS_OK && cfg->workload != GS_WORKLOAD_EMPTY && !fault && work <= MAX_REFERENCE_WORK) {
+    if (s == GS_OK && cfg->workload != GS_WORKLOAD_EMPTY && !fault &&
+        work <= MAX_REFERENCE_WORK / reads) {
         reference(prm, cfg->group_size, ra, rb);
         res->mismatches += count_diff(bu->a, ra, bu->a_words);
         if (cfg->workload != GS_WORKLOAD_MP) /* there b is scratch for the stress */

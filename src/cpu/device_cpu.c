@@ -44,6 +44,13 @@ static gs_status cpu_max_groups(gs_device *dev, unsigned group_size, unsigned *o
     return GS_OK;
 }
 
+/* The relaunch baseline starts a grid of threads per phase: the same thread budget
+ * (65,536 threads of one relaunch killed the process). */
+static gs_status cpu_launch_groups(gs_device *dev, unsigned group_size, unsigned *out)
+{
+    return cpu_max_groups(dev, group_size, out);
+}
+
 static int cpu_algo_supported(const gs_device *dev, gs_algo algo)
 {
     return algo <= GS_ALGO_RELAUNCH || algo == GS_ALGO_SHARDED;
@@ -129,6 +136,7 @@ const gs_backend_ops gs_cpu_ops = {
     .open = cpu_open,
     .close = cpu_close,
     .max_groups = cpu_max_groups,
+    .launch_groups = cpu_launch_groups,
     .algo_supported = cpu_algo_supported,
     .timeout_units = cpu_timeout_units,
     .spinners = cpu_spinners,

@@ -166,8 +166,13 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
 {
     unsigned groups = grid.x * grid.y * grid.z, group_size = block.x * block.y * block.z;
     const unsigned gdims[3] = {grid.x, grid.y, grid.z}, ldims[3] = {block.x, block.y, block.z};
-    gs_cpu_grid *g = calloc(1, sizeof *g);
     *out = NULL;
+    uint64_t n = (uint64_t)groups * group_size;
+    /* Every caller checks the budget first (gs_run, gs_cpu_launch); this keeps one that
+     * did not from starting threads until the process dies. */
+    if (groups == 0 || group_size == 0 || n > GS_CPU_MAX_THREADS)
+        return groups == 0 || group_size == 0 ? GS_ERR_INVALID_ARGUMENT : GS_ERR_TOO_MANY_GROUPS;
+    gs_cpu_grid *g = calloc(1, sizeof *g);
     if (!g)
         return GS_ERR_OUT_OF_MEMORY;
     g->dev = dev;

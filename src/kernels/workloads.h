@@ -28,6 +28,12 @@ GS_DEVICE gs_grid gs_work_begin(GS_GLOBAL gs_word *state)
     f.algo = GS_ALGO_ID_RELAUNCH;
     f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* never synchronizes: one phase a launch */
     f.share = 0u;
+#if !GS_GRID_IN_SHARED
+    f.group = gs_group_id();
+    f.groups = gs_num_groups();
+    f.lid = gs_local_id();
+    f.lsize = gs_local_size();
+#endif
     return gs_grid_publish(&f);
 }
 #define gs_work_sync(g) gs_token_initial(g).why
@@ -136,8 +142,14 @@ GS_DEVICE void gs_mp_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg, g
      * inside this switch for work-groups of 1 or 2 work-items.) One work-item of one
      * group may idle `late` more: its write then comes after every other arrival in
      * every phase, which a random delay makes rare, and a barrier that releases before
-     * that one arrival (a master skipping its flag, a count one short) shows. */
-    gs_u32 spins = prm->delay ? gs_mix(prm->seed + phase * 7919u + lg) % (prm->delay + 1u) : 0u;
+     * that one arrival (a master skipping its flag, a count one short) shows.
+     * gs_run bounds delay (GS_MAX_DELAY), but a kernel launched with other parameters
+     * must not trap: where delay + 1 wraps to 0, the whole 32-bit range is [0, delay]. */
+    gs_u32 spins = 0u;
+    if (prm->delay) {
+        gs_u32 span = prm->delay + 1u, r = gs_mix(prm->seed + phase * 7919u + lg);
+        spins = span ? r % span : r;
+    }
     if (lg == groups - 1u && lid == lsize - 1u)
         spins += prm->late;
     if (spins) {
@@ -186,10 +198,10 @@ GS_DEVICE gs_u32 gs_barrier_with_compute(gs_grid *g, const gs_work_params *prm, 
 {
     if (prm->split) {
         gs_token t = gs_work_arrive(g);
-        gs_compute(prm, p, gs_local_id(), c);
+        gs_compute(prm, p, gs_g_lid(g), c);
         return gs_work_wait(g, t);
     }
-    gs_compute(prm, p, gs_local_id(), c);
+    gs_compute(prm, p, gs_g_lid(g), c);
     return gs_work_sync(g);
 }
 
@@ -203,7 +215,7 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
                                    gs_work_params prm, int with_compute)
 {
     gs_grid g = gs_work_begin(state);
-    gs_u32 group = gs_group_id(), groups = gs_num_groups();
+    gs_u32 group = gs_g_group(&g), groups = gs_g_groups(&g);
     /* The faults `gridsync check` and the fault tests provoke: the last group never
      * arrives, or arrives at one barrier fewer than the others. */
     int faulty = group + 1u == groups && groups > 1u;
@@ -225,10 +237,10 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
                 GS_ABORT_NONE)
                 return;
         } else if (with_compute && p != 0u) {
-            gs_compute(&prm, p, gs_local_id(), c); /* relaunch: the launch boundary is the barrier */
+            gs_compute(&prm, p, gs_g_lid(&g), c); /* relaunch: the launch boundary is the barrier */
         }
         for (gs_u32 lg = group; lg < prm.logical_groups; lg += groups)
-            gs_work_phase(&prm, p, lg, gs_local_id(), gs_local_size(), a, b, c);
+            gs_work_phase(&prm, p, lg, gs_g_lid(&g), gs_g_lsize(&g), a, b, c);
     }
 }
 

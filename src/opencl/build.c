@@ -232,20 +232,27 @@ gs_status gs_cl_build(gs_cl_device *d)
 gs_status gs_cl_kernel_for(gs_cl_device *d, gs_algo algo, cl_kernel *kernel, size_t *wg_size)
 {
     gs_cl_variant *v;
+    gs_status s;
     cl_int build_err = CL_SUCCESS;
-    if (d->build_status != GS_OK)
+    if (d->build_status != GS_OK) /* set at open, before any other thread has the device */
         return d->build_status;
     if ((unsigned)algo >= GS_ALGO_COUNT_)
         return GS_ERR_UNKNOWN_ALGO;
     v = &d->variants[algo];
+    /* Under the device's lock: two threads at a protocol's first launch would both
+     * build it into *v (one program leaked, or released twice) and both append to the
+     * build log, which realloc moves. */
+    pthread_mutex_lock(&d->lock);
     if (!v->tried &&
         try_build(d, (unsigned)algo, d->build_options, v, &build_err) == GS_TRY_REJECTED)
         (void)gs_native_fail(&d->base, build_err, "clBuildProgram (see gs_opencl_build_log)");
-    if (v->status != GS_OK)
-        return v->status;
-    *kernel = v->kernel;
-    *wg_size = v->wg_size;
-    return GS_OK;
+    s = v->status;
+    if (s == GS_OK) {
+        *kernel = v->kernel;
+        *wg_size = v->wg_size;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return s;
 }
 
 void gs_cl_release_builds(gs_cl_device *d)

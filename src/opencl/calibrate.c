@@ -113,15 +113,20 @@ fail:
 uint64_t gs_cl_timeout_units(gs_device *dev, unsigned milliseconds)
 {
     gs_cl_device *d = gs_cl(dev);
-    uint64_t units;
+    uint64_t units, ppm;
+    /* Under the device's lock: the first barriers of two threads would both measure,
+     * setting the arguments of the one calibration kernel at once. */
+    pthread_mutex_lock(&d->lock);
     if (d->calibrated == 0) {
-        uint64_t ppm = measure(d);
+        ppm = measure(d);
         d->calibrated = ppm ? 1 : -1;
         d->polls_per_ms = ppm ? ppm : GS_CL_DEFAULT_POLLS_PER_MS;
     }
-    if (milliseconds != 0u && d->polls_per_ms > UINT64_MAX / 4u / milliseconds)
+    ppm = d->polls_per_ms;
+    pthread_mutex_unlock(&d->lock);
+    if (milliseconds != 0u && ppm > UINT64_MAX / 4u / milliseconds)
         units = UINT64_MAX / 4u; /* the device adds it to a poll count: no wrap */
     else
-        units = (uint64_t)milliseconds * d->polls_per_ms;
+        units = (uint64_t)milliseconds * ppm;
     return units < GS_CL_MIN_POLLS ? GS_CL_MIN_POLLS : units;
 }

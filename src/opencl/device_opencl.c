@@ -206,7 +206,8 @@ static void *cl_mem_native(gs_mem *m)
  * the first launch with it, inside that launch's profiled time: about 0.1 s that would
  * land in the first measurement. Before the first timed launch of a size, a launch
  * over no phase at all (the kernel reads the state's header and leaves; it writes
- * nothing) pays it. Other devices compile at build time; the extra launch is cheap. */
+ * nothing) pays it. Other devices compile at build time; the extra launch is cheap.
+ * Called with the device's lock held: the list of warm sizes is the device's. */
 static gs_status warm_up(gs_device *dev, gs_cl_variant *v, cl_kernel k, const gs_launch *l,
                          size_t global, size_t local)
 {
@@ -260,12 +261,20 @@ static gs_status cl_launch(gs_device *dev, const gs_launch *l, double *elapsed_n
     local = l->group_size;
     global = (size_t)l->groups * local;
 
+    /* A kernel's arguments belong to the cl_kernel, which every thread launching this
+     * protocol on the device shares, and an enqueue takes them as they are then: from
+     * the first clSetKernelArg to the last enqueue no other thread may set them (else
+     * this launch runs on its buffers). The enqueued launches are waited for outside
+     * the lock; the in-order queue runs them one after another anyway. */
+    pthread_mutex_lock(&d->lock);
     if ((s = set_arg_mem(dev, k, 0, l->state)) != GS_OK ||
         (s = set_arg_mem(dev, k, 1, l->a)) != GS_OK ||
         (s = set_arg_mem(dev, k, 2, l->b)) != GS_OK ||
         (s = set_arg_mem(dev, k, 3, l->c)) != GS_OK ||
-        (s = warm_up(dev, &d->variants[l->algo], k, l, global, local)) != GS_OK)
+        (s = warm_up(dev, &d->variants[l->algo], k, l, global, local)) != GS_OK) {
+        pthread_mutex_unlock(&d->lock);
         return s;
+    }
 
     /* relaunch: one kernel per phase, timed from the first start to the last end */
     prm = l->params;
@@ -298,6 +307,7 @@ static gs_status cl_launch(gs_device *dev, const gs_launch *l, double *elapsed_n
         if (!relaunch)
             break;
     }
+    pthread_mutex_unlock(&d->lock);
     if (first) {
         /* on an enqueue error, still wait for what was enqueued before releasing */
         gs_status w = gs_cl_event_span(dev, first, last ? last : first, elapsed_ns);

@@ -1,5 +1,6 @@
 /* src/opencl/enumerate.c - OpenCL devices across every platform, GPUs first, then
  * every other device (CPU, accelerator) in platform order; opening and closing one. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "opencl_internal.h"
 
 #include <stdio.h>
@@ -17,6 +18,11 @@ static int walk(int want, cl_platform_id *platform, cl_device_id *device)
     cl_platform_id plats[GS_CL_MAX_PLATFORMS];
     cl_uint nplat = 0;
     int n = 0;
+    /* PoCL 3.1's default work-group compiler (loopvec) runs gridsync's kernels wrongly at
+     * 64 and more work-items per group (early releases, writes past the state, crashes);
+     * continuation-based barriers (cbs) run them right. Only where the user chose none;
+     * other OpenCL platforms do not read it. */
+    setenv("POCL_WORK_GROUP_METHOD", "cbs", 0);
     if (clGetPlatformIDs(GS_CL_MAX_PLATFORMS, plats, &nplat) != CL_SUCCESS)
         return 0;
     if (nplat > GS_CL_MAX_PLATFORMS)
@@ -196,6 +202,11 @@ gs_status gs_cl_open(int index, gs_device **out)
     d = calloc(1, sizeof *d);
     if (d == NULL)
         return GS_ERR_OUT_OF_MEMORY;
+    if (pthread_mutex_init(&d->lock, NULL) != 0) {
+        free(d);
+        return GS_ERR_OUT_OF_MEMORY;
+    }
+    d->lock_made = 1;
     d->base.ops = &gs_opencl_ops;
     d->platform = platform;
     d->id = id;
@@ -239,5 +250,7 @@ void gs_cl_close(gs_device *dev)
         clReleaseCommandQueue(d->queue);
     if (d->ctx)
         clReleaseContext(d->ctx);
+    if (d->lock_made)
+        pthread_mutex_destroy(&d->lock);
     free(d);
 }

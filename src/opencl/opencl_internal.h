@@ -13,6 +13,7 @@
 /* clCreateCommandQueue, for platforms older than 2.0 */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <pthread.h>
 
 #include "common/internal.h"
 
@@ -45,6 +46,14 @@ typedef struct gs_cl_variant {
 
 typedef struct gs_cl_device {
     struct gs_device base; /* first: the common code sees only this */
+    /* Host threads share a device (gridsync.h): this lock serializes what they share
+     * beyond the (thread-safe) context and in-order queue: the lazy per-protocol builds
+     * and the build log (build.c), the calibration (calibrate.c), and each launch from
+     * its first clSetKernelArg to its last enqueue on a shared cl_kernel, whose
+     * arguments are per kernel object, not per call (device_opencl.c). Never held
+     * while waiting for a launch to end, and never taken twice by one thread. */
+    pthread_mutex_t lock;
+    int lock_made;                           /* lock initialised (gs_cl_close) */
     cl_platform_id platform;
     cl_device_id id;
     cl_context ctx;
