@@ -187,9 +187,13 @@ GS_COLD_ABORT void gs_raise_abort_at(GS_GLOBAL gs_word *state, gs_u32 episode, g
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], item);
     }
 }
-GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
+GS_COLD_ABORT void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 {
-    gs_raise_abort_at(gs_f(g)->state, gs_f(g)->episode, gs_g_group(g), gs_g_lid(g), reason);
+    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), gs_g_group(g));
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), gs_f(g)->episode);
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_ITEM), gs_g_lid(g));
+    }
 }
 
 /* Every work-item of every group, once, before its first barrier: reads the header and
