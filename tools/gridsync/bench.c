@@ -59,6 +59,9 @@ static const struct {
     {"memory", bench_memory, "groups", NULL},
     {"wgsize", bench_wgsize, "groups", NULL},
     {"split", bench_split, "compute", bench_split_summary},
+#ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
+    {"jacobi", bench_jacobi, "groups", bench_jacobi_summary},
+#endif
 };
 
 int cmd_bench(const char *experiment, const cli_options *o)
@@ -86,6 +89,7 @@ int cmd_bench(const char *experiment, const cli_options *o)
         gs_device_close(dev);
         return rc;
     }
-    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split)\n", experiment);
+    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split, jacobi)\n",
+            experiment);
     return 2;
 }

@@ -59,6 +59,25 @@ static int parse_list(const char *s, unsigned *out, unsigned *n, unsigned min, u
     return each_element(s, take_uint, &l);
 }
 
+/* bench jacobi's N:T, both at least 1 (the app checks N's range before anything runs). */
+static int take_size(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    char n[32];
+    const char *colon = strchr(tok, ':');
+    size_t len = colon ? (size_t)(colon - tok) : 0;
+    unsigned side, iters;
+    if (!colon || len == 0 || len >= sizeof n || o->n_sizes == CLI_MAX_LIST)
+        return -1;
+    memcpy(n, tok, len);
+    n[len] = '\0';
+    if (parse_uint(n, &side) != 0 || parse_uint(colon + 1, &iters) != 0 || side == 0 || iters == 0)
+        return -1;
+    o->sizes_n[o->n_sizes] = side;
+    o->sizes_t[o->n_sizes++] = iters;
+    return 0;
+}
+
 static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -92,7 +111,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         {"repeats", required_argument, 0, 'r'}, {"timeout-ms", required_argument, 0, 't'},
         {"quick", no_argument, 0, 'q'},         {"csv", required_argument, 0, 'c'},
         {"json", required_argument, 0, 'j'},    {"plot", required_argument, 0, 'p'},
-        {0, 0, 0, 0}};
+        {"sizes", required_argument, 0, 'S'},   {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->algo_all = 1;
     o->repeats = 5;
@@ -115,6 +134,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         case 'c': o->csv = optarg; break;
         case 'j': o->json = optarg; break;
         case 'p': o->plot = optarg; break;
+        case 'S': o->n_sizes = 0; bad = each_element(optarg, take_size, o); break;
         default: return -1;
         }
         if (bad) {
