@@ -16,10 +16,10 @@ typedef struct args {
 static void kernel(void *p)
 {
     args *a = p;
-    gs_grid g = gs_grid_begin(a->state);
-    unsigned id = g.group * g.lsize + g.lid;
-    a->tmp[id] = g.group;
-    if (gs_sync(&g) != 0)
+    gs_grid g = gs_grid_begin_flip(a->state); /* this kernel's protocol: flip */
+    unsigned id = gs_group_id() * gs_local_size() + gs_local_id();
+    a->tmp[id] = gs_group_id();
+    if (gs_sync_flip(&g) != 0)
         return; /* a wait timed out: leave; the host call says why */
     a->out[id] = a->tmp[N - 1 - id];
 }
@@ -34,7 +34,7 @@ int main(void)
         s = gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &bar);
     if (s == GS_OK) {
         gs_barrier_native(bar, (void **)&a.state);
-        s = gs_cpu_launch(bar, GROUPS, SIZE, kernel, &a);
+        s = gs_cpu_launch(bar, GS_DIM3_1D(GROUPS), GS_DIM3_1D(SIZE), kernel, &a);
         gs_barrier_destroy(bar);
     }
     if (s != GS_OK) {

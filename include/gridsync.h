@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gridsync/protocols.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -39,7 +41,9 @@ typedef enum gs_status {
     GS_ERR_NATIVE = 11,         /* a CUDA/OpenCL/pthreads call failed: see gs_device_native_error */
     GS_ERR_BAD_STATE = 12,      /* the kernel found a barrier state of another grid or kind */
     GS_ERR_CHECK_FAILED = 13,   /* a built-in program computed a wrong result */
-    GS_ERR_SMALL_BUFFER = 14    /* an output buffer is too small */
+    GS_ERR_SMALL_BUFFER = 14,   /* an output buffer is too small */
+    GS_ERR_BUSY = 15            /* the barrier has a launch in flight (another thread's, or one
+                                   not collected yet): one launch at a time per barrier */
 } gs_status;
 
 /* A static English name for a status ("GS_ERR_TIMEOUT: ..."); never NULL. */
@@ -101,19 +105,15 @@ gs_status gs_device_native_error(const gs_device *dev, int *code, const char **t
 
 /* ---- barriers ----------------------------------------------------------------- */
 
-typedef enum gs_algo {
-    GS_ALGO_CENTRAL = 0,  /* thesis CB: one atomic per group on one counter, all poll it */
-    GS_ALGO_LOCKFREE = 1, /* Xiao & Feng / thesis DCB: arrival and release flags, a master group */
-    GS_ALGO_NAIVE = 2,    /* blog globalSync1: one atomic per work-item */
-    GS_ALGO_FLIP = 3,     /* never-reset counter with a flip bit; the last arriver does not poll */
-    GS_ALGO_TREE = 4,     /* two-level counter: leaves, then a root */
-    GS_ALGO_RELAUNCH = 5, /* end the kernel, launch the next: the baseline */
-    GS_ALGO_CLUSTER = 6,  /* CUDA only: Hopper cluster barrier, then one arrival per cluster */
-    GS_ALGO_CG = 7,       /* CUDA only: cooperative_groups grid.sync() */
-    GS_ALGO_RELAUNCH_GRAPH = 8, /* CUDA only: relaunch through a CUDA graph */
-    GS_ALGO_SHARDED = 9,  /* central with its counter cut over K lines, polled in parallel */
-    GS_ALGO_COUNT_ = 10
-} gs_algo;
+/* The protocols, from gridsync/protocols.h (the one list): GS_ALGO_CENTRAL, _LOCKFREE,
+ * _NAIVE, _FLIP, _TREE, _SHARDED (every back end); _CLUSTER, _CG (CUDA); _RELAUNCH,
+ * _RELAUNCH_GRAPH (the built-in programs' baselines: the host ends the kernel between
+ * phases; GS_ERR_UNSUPPORTED for a user's kernel); _AUTO (flip or tree, whichever was
+ * measured faster for the grid: decided at gs_barrier_create, gs_barrier_get_algo says
+ * which). */
+#define GS_ALGO_ENUM_(ID, name, value, text, desc) GS_ALGO_##ID = value,
+typedef enum gs_algo { GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES } gs_algo;
+#undef GS_ALGO_ENUM_
 
 const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
 gs_status gs_algo_from_name(const char *name, gs_algo *out);
@@ -122,9 +122,35 @@ int gs_algo_supported(const gs_device *dev, gs_algo algo);
 
 typedef struct gs_barrier gs_barrier;
 
-/* Allocates and initialises barrier state on the device for a grid of `groups`. */
+/* A launch shape, as CUDA's dim3: groups per dimension, or work-items per dimension of a
+ * group. Groups and work-items are numbered linearly, x fastest: group = x + X * (y + Y *
+ * z) for a grid of X x Y x Z groups (the device API's gs_group_id(), gs_local_id()). */
+typedef struct gs_dim3 {
+    unsigned x, y, z;
+} gs_dim3;
+static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
+{
+    gs_dim3 d;
+    d.x = x;
+    d.y = y;
+    d.z = z;
+    return d;
+}
+#define GS_DIM3_1D(n) gs_dim3_make((n), 1u, 1u)
+
+/* Allocates and initialises barrier state on the device for a grid of `groups` (the
+ * product of a launch's grid dimensions), at most GS_MAX_GROUPS. */
+#define GS_MAX_GROUPS (1u << 24)
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
+/* GS_ERR_BUSY while a launch through it is in flight (collect it first). */
 gs_status gs_barrier_destroy(gs_barrier *b);
+
+/* The protocol the barrier runs (for GS_ALGO_AUTO, the one chosen: flip or tree), the
+ * groups it was made for, and the shape of its last launch (0 x 0 x 0 before any; a
+ * launch with another group size resets the state first: see the launch functions). */
+gs_status gs_barrier_get_algo(const gs_barrier *b, gs_algo *out);
+gs_status gs_barrier_get_groups(const gs_barrier *b, unsigned *out);
+gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim3 *group);
 
 /* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). */
 gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
@@ -137,8 +163,18 @@ gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
 gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
 
-/* Clears the state after an abort (or at any time between launches). */
+/* Clears the state after an abort (or at any time between launches); GS_ERR_BUSY while a
+ * launch is in flight. */
 gs_status gs_barrier_reset(gs_barrier *b);
+
+/* Waits for the launch in flight through `b` (gs_cuda_launch_async, gs_opencl_launch_async,
+ * gs_cpu_launch_async) and returns its status: GS_OK, GS_ERR_TIMEOUT (see
+ * gs_barrier_abort_info), GS_ERR_BAD_STATE (the kernel found another protocol's or
+ * grid's state, or never used this barrier's: reason GS_ABORT_REASON_UNUSED),
+ * GS_ERR_NATIVE when the kernel failed. With no launch in flight it reads what the last
+ * one left in the state (after a CUDA graph that holds a captured launch has run and its
+ * stream was synchronized: that run's status). Then the barrier takes the next launch. */
+gs_status gs_barrier_collect(gs_barrier *b);
 
 typedef enum gs_abort_reason {
     GS_ABORT_REASON_NONE = 0,
@@ -146,16 +182,21 @@ typedef enum gs_abort_reason {
     GS_ABORT_REASON_PEER = 2,
     GS_ABORT_REASON_BAD_GRID = 3,
     GS_ABORT_REASON_BAD_STATE = 4,
-    GS_ABORT_REASON_HOST = 5
+    GS_ABORT_REASON_HOST = 5,
+    GS_ABORT_REASON_UNUSED = 6 /* the launched kernel never began with this barrier's state */
 } gs_abort_reason;
 
 /* What the last launch through this barrier left behind when it aborted. */
 typedef struct gs_abort_info {
     gs_abort_reason reason;
-    unsigned group;      /* the group whose wait expired first */
+    unsigned group;      /* the group whose wait expired first (or that raised the abort) */
+    unsigned item;       /* its work-item that did, linear in the group */
     unsigned episode;    /* the episode it was waiting in (0-based since the last reset) */
     unsigned missing;    /* how many groups never arrived at that episode */
     unsigned first_missing[8]; /* the first of them (up to 8) */
+    int stray;           /* 1 where the runtime saw a work-item that never reached its group's
+                            barrier (cpu back end): then its group is among the missing */
+    unsigned stray_group, stray_item;
 } gs_abort_info;
 
 gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out);

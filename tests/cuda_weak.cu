@@ -6,6 +6,7 @@
  * (under random delays alone, lockfree's master skipping the last group's flag and
  * naive's count one work-item short slipped through on an H200). Exits 0 when every
  * weakened protocol was caught, 1 when one slipped through, 77 without a CUDA device. */
+#define GS_TEST_HOOKS 1
 #define GS_WEAKEN_COUNT 1
 #include <cuda_runtime.h>
 
@@ -59,7 +60,7 @@ int main()
             prm.delay = 1024;
             prm.late = 16384; /* the last work-item of the last group: see gs_mp_phase */
             void *args[] = {&state, &buf, &scratch, &c, &prm, &split};
-            s = gs_cuda_launch(b, (const void *)user_mp_kernel, groups, block, 0, args, nullptr);
+            s = gs_cuda_launch(b, (const void *)user_mp_kernel, GS_DIM3_1D(groups), GS_DIM3_1D(block), 0, args, nullptr);
             cudaMemcpy(&errors, c, 4, cudaMemcpyDeviceToHost);
             int got = s != GS_OK || errors != 0;
             printf("%s %-10s split=%d: %s, %u mismatches\n", got ? "caught" : "MISSED",

@@ -5,7 +5,7 @@
  *
  *     gs_libsync [ALGO,...]       default: central,flip,tree,sharded,cluster,cg
  * With GS_LIBSYNC_ONLY set it also times the loop built for flip or cg alone
- * (GS_ONLY_ALGO, rows only-flip and only-cg): what gs_sync's dispatch costs.
+ * (gs_sync_flip, gs_sync_cg: rows only-flip and only-cg): what gs_sync's dispatch costs.
  * Output: CSV `algo,blocks,threads,ns_median,ns_min,status`; the median of 5 launches
  * of 2000 barriers each, after one warm-up launch. Row raw-cg: grid.sync() in a kernel
  * of its own, no library, in the same process. */
@@ -82,11 +82,11 @@ static void measure(gs_device *dev, gs_algo algo, unsigned n, unsigned t, int on
     void *args[] = {&state, &iters};
     const void *k = !only ? libsync_all() : algo == GS_ALGO_FLIP ? libsync_only_flip() : libsync_only_cg();
     double ns = 0;
-    s = gs_cuda_launch_timed(b, k, n, t, 0, args, nullptr, &ns);
+    s = gs_cuda_launch_timed(b, k, GS_DIM3_1D(n), GS_DIM3_1D(t), 0, args, nullptr, &ns);
     std::vector<double> v;
     iters = 2000;
     for (int r = 0; r < 5 && s == GS_OK; ++r) { /* after a warm-up of 200 */
-        s = gs_cuda_launch_timed(b, k, n, t, 0, args, nullptr, &ns);
+        s = gs_cuda_launch_timed(b, k, GS_DIM3_1D(n), GS_DIM3_1D(t), 0, args, nullptr, &ns);
         v.push_back(ns / iters);
     }
     if (s != GS_OK) {

@@ -1,23 +1,35 @@
-/* gridsync/barrier.h - gs_sync: one episode of the barrier the state was made for, and
- * its split-phase form gs_arrive / gs_wait_token.
+/* gridsync/barrier.h - the device API: one episode of a barrier, and its split-phase
+ * form, for each protocol by name, or for whichever protocol the state was made for.
  *
- * Usage, in any back end's kernel:
+ * A kernel names its protocol (the lean form: no run-time dispatch, only that
+ * protocol's code and registers; several kernels of one file may name different ones):
+ *     gs_grid g = gs_grid_begin_flip(state);
+ *     for (...) { work(); if (gs_sync_flip(&g)) return; }
+ * or lets the state decide at run time (every protocol compiled in, a switch per
+ * barrier; opt-in):
  *     gs_grid g = gs_grid_begin(state);
  *     for (...) { work(); if (gs_sync(&g)) return; }
+ * `auto` (gs_grid_begin_auto, gs_sync_auto, ...) runs flip or tree, whichever the host
+ * chose for the grid (GS_ALGO_AUTO): a two-way choice. The protocols, and so the names
+ * gs_grid_begin_<p>, gs_sync_<p>, gs_arrive_<p>, gs_wait_token_<p>, are those of
+ * gridsync/protocols.h that run on the back end (CUDA adds cluster and cg).
+ *
  * gs_sync returns 0 when every group has arrived, and non-zero (the same on every
- * work-item of a group) when the group must leave the kernel: a wait timed out, or
- * another group gave up. The host call then reports GS_ERR_TIMEOUT.
+ * work-item of a group) when the group must leave the kernel: a wait timed out, another
+ * group gave up, or the launch cannot use the state (another protocol, grid or group
+ * size than the state was made for). The host call then reports the status.
  *
  * Split phase (hides the barrier's latency behind independent work):
- *     gs_token t = gs_arrive(&g);   // my writes so far will be seen by every group ...
- *     independent_work();           // ... that has returned from its gs_wait_token
- *     if (gs_wait_token(&g, t)) return;
+ *     gs_token t = gs_arrive_flip(&g);   // my writes so far will be seen by every group ...
+ *     independent_work();                // ... that has returned from its gs_wait_token
+ *     if (gs_wait_token_flip(&g, t)) return;
  * Between the two, a group must not write data another group reads after its own wait,
  * nor read data another group writes before its arrive. Every work-item calls both, in
- * pairs, with no gs_sync or gs_arrive in between.
+ * pairs, with no gs_sync or gs_arrive in between; a second gs_arrive before the wait is
+ * undefined (for central and naive it releases the next episode early).
  *
- * Every protocol is written once as an arrival and a wait (barrier_*.h); gs_sync is the
- * two back to back. A protocol's wait returns the same value on every work-item. */
+ * Every protocol is written once as a setup, an arrival and a wait (barrier_*.h); the
+ * functions here are generated from the list. */
 #ifndef GRIDSYNC_BARRIER_H
 #define GRIDSYNC_BARRIER_H
 
@@ -28,113 +40,148 @@
 #include "gridsync/barrier_sharded.h"
 #include "gridsync/barrier_tree.h"
 
-/* A back end with protocols of its own (CUDA: cg, cluster) defines
- *   GS_BACKEND_ARRIVE(g, algo, t)   (t: a gs_token lvalue) and
- *   GS_BACKEND_WAIT(g, algo, t, why)
- * to handle them, leaving t.why / why untouched for any other algo, and may define
- *   GS_BACKEND_SYNC(g, algo)        1 after a whole episode of such a protocol, else 0
- * where one call is cheaper than the two halves (cg: grid.sync()). */
-#ifndef GS_BACKEND_ARRIVE
-#define GS_BACKEND_ARRIVE(g, algo, t) ((void)0)
-#endif
-#ifndef GS_BACKEND_WAIT
-#define GS_BACKEND_WAIT(g, algo, t, why) ((void)0)
-#endif
-#ifndef GS_BACKEND_SYNC /* a whole episode in one call, where the back end has one: 1 if done */
-#define GS_BACKEND_SYNC(g, algo) 0
+/* The protocols this back end's kernels have: the shared ones, and a back end's own
+ * (cuda.cuh defines it before including this file, with cluster and cg). */
+#ifndef GS_DEVICE_PROTOCOLS
+#define GS_DEVICE_PROTOCOLS(X) GS_PROTOCOLS_SHARED(X)
 #endif
 /* What a back end's compiler needs at the end of gs_arrive (OpenCL: a group barrier). */
 #ifndef GS_ARRIVE_END
 #define GS_ARRIVE_END() ((void)0)
 #endif
 
-/* A kernel compiled with GS_ONLY_ALGO=GS_ALGO_ID_x contains that protocol alone (any
- * other id in the state ends the launch with GS_ABORT_BAD_STATE): no run-time switch
- * in the hot loop, the registers of one protocol, and no barriers inside a switch,
- * which PoCL 3.1 compiles wrongly when several protocols share one kernel. */
-#ifdef GS_ONLY_ALGO
-#define GS_WITH(id) (GS_ONLY_ALGO == (id))
-#else
-#define GS_WITH(id) 1
-#endif
-
-/* Every shared protocol once: its id, arrival and wait. A protocol left out by
- * GS_ONLY_ALGO leaves no code (and no barrier) in any dispatch below. */
-#if GS_WITH(GS_ALGO_ID_CENTRAL)
-#define GS_P_CENTRAL(X) X(GS_ALGO_ID_CENTRAL, gs_central_arrive, gs_central_wait)
-#else
-#define GS_P_CENTRAL(X)
-#endif
-#if GS_WITH(GS_ALGO_ID_LOCKFREE)
-#define GS_P_LOCKFREE(X) X(GS_ALGO_ID_LOCKFREE, gs_lockfree_arrive, gs_lockfree_wait)
-#else
-#define GS_P_LOCKFREE(X)
-#endif
-#if GS_WITH(GS_ALGO_ID_NAIVE)
-#define GS_P_NAIVE(X) X(GS_ALGO_ID_NAIVE, gs_naive_arrive, gs_naive_wait)
-#else
-#define GS_P_NAIVE(X)
-#endif
-#if GS_WITH(GS_ALGO_ID_FLIP)
-#define GS_P_FLIP(X) X(GS_ALGO_ID_FLIP, gs_flip_arrive_episode, gs_flip_wait)
-#else
-#define GS_P_FLIP(X)
-#endif
-#if GS_WITH(GS_ALGO_ID_TREE)
-#define GS_P_TREE(X) X(GS_ALGO_ID_TREE, gs_tree_arrive, gs_tree_wait)
-#else
-#define GS_P_TREE(X)
-#endif
-#if GS_WITH(GS_ALGO_ID_SHARDED)
-#define GS_P_SHARDED(X) X(GS_ALGO_ID_SHARDED, gs_sharded_arrive, gs_sharded_wait)
-#else
-#define GS_P_SHARDED(X)
-#endif
-#define GS_PROTOCOLS(X)                                                                       \
-    GS_P_CENTRAL(X) GS_P_LOCKFREE(X) GS_P_NAIVE(X) GS_P_FLIP(X) GS_P_TREE(X) GS_P_SHARDED(X)
-
-#define GS_ARRIVE_CASE(id, arrive, wait)                                                      \
-    case id: arrive(g, &t); break;
-#define GS_WAIT_CASE(id, arrive, wait)                                                        \
-    case id: why = wait(g, &t); break;
-/* gs_sync keeps each protocol's arrival and wait together in one case: PoCL 3.1
- * miscompiles the composed form (two switches with a protocol's barriers on either side
- * of its work-item-0 block), running the representative's arrival on every work-item. */
-#define GS_SYNC_CASE(id, arrive, wait)                                                        \
-    case id: arrive(g, &t); why = wait(g, &t); break;
-
-/* What every dispatch starts from: the token of an arrival that has not happened. */
+/* What every episode starts from: the token of an arrival that has not happened, which
+ * already failed where the launch cannot use the state (the same on every work-item). */
 GS_DEVICE gs_token gs_token_initial(const gs_grid *g)
 {
     gs_token t;
     t.target = 0u;
     t.done = 0u;
     t.before = 0u;
-    t.why = gs_launch_bad(g); /* the same on every work-item: no verdict needed */
+    t.why = gs_launch_bad(g);
     return t;
 }
 
-/* After a dispatch: a state this kernel cannot use is reported to the host. */
+/* After an episode: a launch that does not match its state is reported to the host (a
+ * state without the magic may be anything: not written, the host sees no acknowledgement). */
 GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
 {
-    if (arrival_why != GS_ABORT_NONE && g->lid == 0u)
+    if (arrival_why == GS_ABORT_BAD_GRID && gs_local_first())
         gs_raise_abort(g, arrival_why);
     ++g->episode;
     return why;
 }
 
-/* Split phase. */
+/* ---- one protocol by name --------------------------------------------------------- */
+
+#define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                               \
+    GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)                       \
+    {                                                                                      \
+        gs_grid g = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID);                 \
+        if (gs_launch_bad(&g) == GS_ABORT_NONE)                                            \
+            gs_##name##_setup(&g);                                                         \
+        return g;                                                                          \
+    }                                                                                      \
+    GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                        \
+    {                                                                                      \
+        gs_token t = gs_token_initial(g);                                                  \
+        if (t.why == GS_ABORT_NONE)                                                        \
+            gs_##name##_arrive(g, &t);                                                     \
+        GS_ARRIVE_END();                                                                   \
+        return t;                                                                          \
+    }                                                                                      \
+    GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                          \
+    {                                                                                      \
+        gs_u32 why = t.why;                                                                \
+        if (why == GS_ABORT_NONE)                                                          \
+            why = gs_##name##_wait(g, &t);                                                 \
+        return gs_episode_end(g, t.why, why);                                              \
+    }                                                                                      \
+    GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                            \
+    {                                                                                      \
+        gs_token t = gs_token_initial(g);                                                  \
+        gs_u32 why = t.why;                                                                \
+        if (why == GS_ABORT_NONE)                                                          \
+            why = gs_##name##_episode(g, &t);                                              \
+        return gs_episode_end(g, t.why, why);                                              \
+    }
+
+GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
+
+/* ---- auto: flip or tree, as the host chose --------------------------------------- */
+
+GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
+{
+    gs_grid g = gs_grid_open(state, GS_ALGO_ID_FLIP, GS_ALGO_ID_TREE);
+    if (g.algo == GS_ALGO_ID_TREE)
+        gs_tree_setup(&g);
+    else if (g.algo == GS_ALGO_ID_FLIP)
+        gs_flip_setup(&g);
+    return g;
+}
+GS_DEVICE gs_token gs_arrive_auto(gs_grid *g)
+{
+    gs_token t = gs_token_initial(g);
+    if (t.why == GS_ABORT_NONE) {
+        if (g->algo == GS_ALGO_ID_TREE)
+            gs_tree_arrive(g, &t);
+        else
+            gs_flip_arrive(g, &t);
+    }
+    GS_ARRIVE_END();
+    return t;
+}
+GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
+{
+    gs_u32 why = t.why;
+    if (why == GS_ABORT_NONE)
+        why = g->algo == GS_ALGO_ID_TREE ? gs_tree_wait(g, &t) : gs_flip_wait(g, &t);
+    return gs_episode_end(g, t.why, why);
+}
+GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
+{
+    gs_token t = gs_token_initial(g);
+    gs_u32 why = t.why;
+    if (why == GS_ABORT_NONE)
+        why = g->algo == GS_ALGO_ID_TREE ? gs_tree_episode(g, &t) : gs_flip_episode(g, &t);
+    return gs_episode_end(g, t.why, why);
+}
+
+/* ---- whichever protocol the state was made for (run-time dispatch) ----------------- */
+
+#define GS_SETUP_CASE_(ID, name, value, text, desc)                                        \
+    case GS_ALGO_ID_##ID: gs_##name##_setup(&g); break;
+#define GS_ARRIVE_CASE_(ID, name, value, text, desc)                                       \
+    case GS_ALGO_ID_##ID: gs_##name##_arrive(g, &t); break;
+#define GS_WAIT_CASE_(ID, name, value, text, desc)                                         \
+    case GS_ALGO_ID_##ID: why = gs_##name##_wait(g, &t); break;
+/* gs_sync keeps each protocol's arrival and wait together in one case: PoCL 3.1
+ * miscompiles the composed form (two switches with a protocol's barriers on either side
+ * of its work-item-0 block), running the representative's arrival on every work-item. */
+#define GS_EPISODE_CASE_(ID, name, value, text, desc)                                      \
+    case GS_ALGO_ID_##ID: why = gs_##name##_episode(g, &t); break;
+
+GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
+{
+    gs_grid g = gs_grid_open(state, GS_ACCEPT_ANY, GS_ACCEPT_ANY);
+    switch (g.algo) {
+    GS_DEVICE_PROTOCOLS(GS_SETUP_CASE_)
+    default:
+        if (gs_launch_bad(&g) == GS_ABORT_NONE) /* a protocol this kernel does not have */
+            g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE;
+        break;
+    }
+    return g;
+}
+
 GS_DEVICE gs_token gs_arrive(gs_grid *g)
 {
     gs_token t = gs_token_initial(g);
-    if (t.why != GS_ABORT_NONE)
-        return t;
-    switch (g->algo) {
-    GS_PROTOCOLS(GS_ARRIVE_CASE)
-    default:
-        t.why = GS_ABORT_BAD_STATE;
-        GS_BACKEND_ARRIVE(g, g->algo, t);
-        break;
+    if (t.why == GS_ABORT_NONE) {
+        switch (g->algo) {
+        GS_DEVICE_PROTOCOLS(GS_ARRIVE_CASE_)
+        default: break;
+        }
     }
     GS_ARRIVE_END();
     return t;
@@ -145,11 +192,8 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (g->algo) {
-        GS_PROTOCOLS(GS_WAIT_CASE)
-        default:
-            why = GS_ABORT_BAD_STATE;
-            GS_BACKEND_WAIT(g, g->algo, t, why);
-            break;
+        GS_DEVICE_PROTOCOLS(GS_WAIT_CASE_)
+        default: break;
         }
     }
     return gs_episode_end(g, t.why, why);
@@ -161,27 +205,16 @@ GS_DEVICE gs_u32 gs_sync(gs_grid *g)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (g->algo) {
-        GS_PROTOCOLS(GS_SYNC_CASE)
-        default:
-            if (GS_BACKEND_SYNC(g, g->algo)) {
-                t.why = why = GS_ABORT_NONE;
-                break;
-            }
-            t.why = GS_ABORT_BAD_STATE;
-            GS_BACKEND_ARRIVE(g, g->algo, t);
-            why = t.why;
-            if (why == GS_ABORT_NONE) {
-                why = GS_ABORT_BAD_STATE;
-                GS_BACKEND_WAIT(g, g->algo, t, why);
-            }
-            break;
+        GS_DEVICE_PROTOCOLS(GS_EPISODE_CASE_)
+        default: break;
         }
     }
     return gs_episode_end(g, t.why, why);
 }
 
-#undef GS_ARRIVE_CASE
-#undef GS_WAIT_CASE
-#undef GS_SYNC_CASE
+#undef GS_SETUP_CASE_
+#undef GS_ARRIVE_CASE_
+#undef GS_WAIT_CASE_
+#undef GS_EPISODE_CASE_
 
 #endif

@@ -11,11 +11,13 @@
 
 #include "gridsync/grid.h"
 
+GS_DEVICE void gs_central_setup(gs_grid *g) { (void)g; }
+
 GS_DEVICE void gs_central_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
-    t->target = (g->episode + 1u) * g->groups - GS_EARLY;
-    if (g->lid == 0u) {
+    t->target = (g->episode + 1u) * gs_num_groups() - GS_EARLY;
+    if (gs_local_first()) {
         gs_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), 1u);
         gs_note_arrival(g);
     }
@@ -24,9 +26,11 @@ GS_DEVICE void gs_central_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_central_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid == 0u)
+    if (gs_local_first())
         why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
+
+GS_EPISODE_FROM_HALVES(central)
 
 #endif

@@ -10,9 +10,9 @@
  * costs 558 ns against 321 ns for a release add on an H200: only the last arriver needs
  * the acquire, and a fence costs it 136 ns.)
  *
- * The release (g->release, chosen by the host for the group count): the others poll
- * the counter's flip bit, or, at larger sizes (src/common/barrier.c), the last arriver
- * writes the flip bit into release lines and the others poll theirs
+ * The release (GS_AUX_LINES in g->aux, chosen by the host for the group count): the
+ * others poll the counter's flip bit, or, at larger sizes (src/common/barrier.c), the
+ * last arriver writes the flip bit into release lines and the others poll theirs
  * (gs_flip_release_lines, gs_flip_await). */
 #ifndef GRIDSYNC_BARRIER_FLIP_H
 #define GRIDSYNC_BARRIER_FLIP_H
@@ -23,14 +23,6 @@
 GS_DEVICE gs_u32 gs_flip_share(gs_u32 members, int first)
 {
     return first ? GS_FLIP_BIT - (members - 1u) : 1u;
-}
-
-/* Arrives at a flip counter with a release add. Returns the counter's value before. */
-GS_DEVICE gs_u32 gs_flip_arrive(GS_GLOBAL gs_word *counter, gs_u32 members, int first,
-                                gs_u32 *add)
-{
-    *add = gs_flip_share(members, first);
-    return gs_fetch_add_release(counter, *add);
 }
 
 GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
@@ -48,13 +40,13 @@ GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g)
 /* Release line l (GS_RELEASE_LINES). */
 GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
 {
-    return gs_word_at(g, GS_LINE_LEAF_GEN(g->groups, l), 0u);
+    return gs_word_at(g, GS_LINE_LEAF_GEN(gs_num_groups(), l), 0u);
 }
 
 /* The others wait until the counter (or, with lines, their release line) shows `bit`. */
 GS_DEVICE gs_u32 gs_flip_await(gs_grid *g, GS_GLOBAL gs_word *counter, gs_u32 bit, int lines)
 {
-    return gs_wait(g, lines ? gs_release_line(g, g->leaf) : counter, bit, GS_UNTIL_FLIP);
+    return gs_wait(g, lines ? gs_release_line(g, gs_aux_own(g)) : counter, bit, GS_UNTIL_FLIP);
 }
 
 /* The last arriver of a flip counter ends the episode, whose flip bit is `bit`. With
@@ -63,7 +55,7 @@ GS_DEVICE gs_u32 gs_flip_await(gs_grid *g, GS_GLOBAL gs_word *counter, gs_u32 bi
 GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
 {
     gs_fence_acq_rel();
-    for (gs_u32 l = 0u; l < g->leaves; ++l)
+    for (gs_u32 l = 0u; l < gs_aux_count(g); ++l)
         gs_store_fenced(gs_release_line(g, l), bit);
 }
 
@@ -101,26 +93,35 @@ GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int l
     return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, lines);
 }
 
-/* What this group adds to the flip counter. */
-GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
+/* The release form and its lines, from the header (cluster shares it). */
+GS_DEVICE void gs_flip_setup(gs_grid *g)
 {
-    return gs_flip_share(g->groups - GS_EARLY, g->group == 0u);
+    g->aux = gs_aux_make(gs_load_relaxed(&g->state[GS_HDR_LEAVES]),
+                         gs_load_relaxed(&g->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
 }
 
-GS_DEVICE void gs_flip_arrive_episode(gs_grid *g, gs_token *t)
+/* What this group adds to the flip counter (from the hardware's indices: no register). */
+GS_DEVICE gs_u32 gs_flip_group_share(void)
+{
+    return gs_flip_share(gs_num_groups() - GS_EARLY, gs_group_id() == 0u);
+}
+
+GS_DEVICE void gs_flip_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_flip_bit_after(g);
-    if (g->lid == 0u)
-        gs_flip_arrive_rep(g, t, gs_flip_group_share(g), g->release == GS_RELEASE_LINES);
+    if (gs_local_first())
+        gs_flip_arrive_rep(g, t, gs_flip_group_share(), gs_aux_lines(g));
 }
 
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid == 0u)
-        why = gs_flip_settle(g, t, gs_flip_group_share(g), g->release == GS_RELEASE_LINES);
+    if (gs_local_first())
+        why = gs_flip_settle(g, t, gs_flip_group_share(), gs_aux_lines(g));
     return gs_group_verdict(g, why);
 }
+
+GS_EPISODE_FROM_HALVES(flip)
 
 #endif

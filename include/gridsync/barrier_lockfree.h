@@ -24,11 +24,11 @@
  * no fence to arrive and polls no flag of its own. */
 GS_DEVICE GS_GLOBAL gs_word *gs_flags_in(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_IN(g->groups), w);
+    return gs_word_at(g, GS_LINE_FLAGS_IN(gs_num_groups()), w);
 }
 GS_DEVICE GS_GLOBAL gs_word *gs_flags_out(const gs_grid *g, gs_u32 w)
 {
-    return gs_word_at(g, GS_LINE_FLAGS_OUT(g->groups), w);
+    return gs_word_at(g, GS_LINE_FLAGS_OUT(gs_num_groups()), w);
 }
 
 /* The words that hold n flags. */
@@ -40,20 +40,27 @@ GS_DEVICE gs_u32 gs_flag_words(gs_u32 n)
 /* The arrival flags the master waits for: [0, end), in words [0, gs_lockfree_words). */
 GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
 {
-    return g->groups - 1u > GS_EARLY ? g->groups - 1u - GS_EARLY : 0u;
+    gs_u32 others = gs_num_groups() - 1u;
+    return others > GS_EARLY ? others - GS_EARLY : 0u;
 }
 GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
 {
     return gs_flag_words(gs_lockfree_end(g));
 }
 
+/* The master's polling work-items (the host's choice, held in share). */
+GS_DEVICE void gs_lockfree_setup(gs_grid *g)
+{
+    g->share = gs_spinners(g->state);
+}
+
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = g->episode + 1u;
-    if (g->lid == 0u) {
-        if (g->group != 0u) {
-            gs_u32 k = g->group - 1u;
+    if (gs_local_first()) {
+        if (gs_group_id() != 0u) {
+            gs_u32 k = gs_group_id() - 1u;
             gs_flag_store_release(gs_flags_in(g, k / GS_FLAG_PACK), k % GS_FLAG_PACK, t->target);
         } else {
             /* The master tests every flag of a word it polls (no mask: gs_wait_flags), so
@@ -69,27 +76,30 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->group == 0u) {
+    gs_u32 lid = gs_local_id(), spinners = g->share;
+    if (gs_group_id() == 0u) {
         /* words lid, lid + spinners, ...: a warp's loads cover 32 neighbouring words, and
          * all of a work-item's are in flight at once (gs_wait_flags) */
         gs_u32 words = gs_lockfree_words(g);
-        if (g->lid < g->spinners && g->lid < words)
-            why = gs_wait_flags(g, gs_flags_in(g, g->lid), g->spinners,
-                                (words - g->lid + g->spinners - 1u) / g->spinners, t->target);
-    } else if (g->lid == 0u) {
-        gs_u32 k = g->group - 1u;
+        if (lid < spinners && lid < words)
+            why = gs_wait_flags(g, gs_flags_in(g, lid), spinners,
+                                (words - lid + spinners - 1u) / spinners, t->target);
+    } else if (lid == 0u) {
+        gs_u32 k = gs_group_id() - 1u;
         why = gs_wait_masked(g, gs_flags_out(g, k / GS_FLAG_PACK), t->target, GS_UNTIL_FLAGS,
                              gs_flag_mask(k % GS_FLAG_PACK));
     }
     /* One verdict for master and others alike: no barrier is reached on one side of a
      * branch only (PoCL 3.1 miscompiles that shape). */
     why = gs_group_verdict(g, why);
-    if (g->group == 0u && why == GS_ABORT_NONE) {
+    if (gs_group_id() == 0u && why == GS_ABORT_NONE) {
         gs_fence_acq_rel(); /* acquire the flags read by any master work-item; release */
-        for (gs_u32 w = g->lid; w < gs_flag_words(g->groups - 1u); w += g->lsize)
+        for (gs_u32 w = lid; w < gs_flag_words(gs_num_groups() - 1u); w += gs_local_size())
             gs_flags_store_fenced(gs_flags_out(g, w), t->target);
     }
     return why;
 }
+
+GS_EPISODE_FROM_HALVES(lockfree)
 
 #endif

@@ -8,6 +8,8 @@
 
 #include "gridsync/grid.h"
 
+GS_DEVICE void gs_naive_setup(gs_grid *g) { (void)g; }
+
 GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
 {
     /* Each work-item releases its own writes: no group barrier before. */
@@ -15,8 +17,8 @@ GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
     /* Weakened, it releases a group's worth of adds early: one work-item's add early
      * cannot show where a group's work-items run in lockstep (PoCL's vectorized
      * work-item loops), since each one's data write precedes every add of the group. */
-    t->target = (g->episode + 1u) * g->groups * g->lsize - GS_EARLY * g->lsize;
-    if (g->lid == 0u)
+    t->target = (g->episode + 1u) * gs_num_groups() * gs_local_size() - GS_EARLY * gs_local_size();
+    if (gs_local_first())
         gs_note_arrival(g);
 }
 
@@ -24,9 +26,11 @@ GS_DEVICE gs_u32 gs_naive_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     gs_group_barrier(); /* every work-item of the group has added before the poll */
-    if (g->lid == 0u)
+    if (gs_local_first())
         why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
+
+GS_EPISODE_FROM_HALVES(naive)
 
 #endif

@@ -17,18 +17,25 @@
 #include "gridsync/grid.h"
 
 /* Counter k's line: the counters use the lines the tree uses for its leaves
- * (g->leaves = K). */
+ * (their count K in g->aux). */
 GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
 {
-    return gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, k), 0u);
+    return gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), k), 0u);
+}
+
+/* The counters and this group's, and the polling work-items (in share). */
+GS_DEVICE void gs_sharded_setup(gs_grid *g)
+{
+    g->aux = gs_aux_make(gs_load_relaxed(&g->state[GS_HDR_LEAVES]), 0);
+    g->share = gs_spinners(g->state);
 }
 
 GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
     t->target = g->episode + 1u;
-    if (g->lid == 0u) {
-        gs_add_release(gs_shard(g, g->leaf), 1u);
+    if (gs_local_first()) {
+        gs_add_release(gs_shard(g, gs_aux_own(g)), 1u);
         gs_note_arrival(g);
     }
 }
@@ -36,13 +43,16 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid < g->spinners)
-        for (gs_u32 k = g->lid; k < g->leaves && why == GS_ABORT_NONE; k += g->spinners)
+    gs_u32 count = gs_aux_count(g), groups = gs_num_groups();
+    if (gs_local_id() < g->share)
+        for (gs_u32 k = gs_local_id(); k < count && why == GS_ABORT_NONE; k += g->share)
             why = gs_wait(g, gs_shard(g, k),
-                          t->target * gs_leaf_members(g, k) -
-                              (GS_EARLY && k == (g->groups - 1u) % g->leaves ? 1u : 0u),
+                          t->target * gs_leaf_members(groups, count, k) -
+                              (GS_EARLY && k == (groups - 1u) % count ? 1u : 0u),
                           GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
+
+GS_EPISODE_FROM_HALVES(sharded)
 
 #endif

@@ -4,7 +4,7 @@
  * measured a little faster on an H200 than cutting the index range into blocks,
  * bench/micro/variants.cu). Each group arrives at its leaf's flip counter; the last
  * arriver of a leaf acquires its leaf with one fence, which also makes the adds that
- * follow it releases. Then (g->release, chosen by the host for the group count):
+ * follow it releases. Then (GS_AUX_LINES, chosen by the host for the group count):
  * - poll: it adds to the root flip counter, and every group polls the root's flip bit
  *   (every group polls one line);
  * - lines: no root; it adds its share into every leaf's release line, so that each line
@@ -18,20 +18,30 @@
 
 #include "gridsync/barrier_flip.h"
 
+/* The leaves and the release form from the header; the group's add at its leaf (its
+ * leaf's first group adds the flip share of the leaf's members). */
+GS_DEVICE void gs_tree_setup(gs_grid *g)
+{
+    gs_u32 leaves = gs_load_relaxed(&g->state[GS_HDR_LEAVES]);
+    g->aux = gs_aux_make(leaves, gs_load_relaxed(&g->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    g->share = gs_flip_share(gs_leaf_members(gs_num_groups(), leaves, gs_aux_own(g)) - GS_EARLY,
+                             gs_group_id() == gs_aux_own(g));
+}
+
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_flip_bit_after(g); /* the root's (or lines') flip bit after it */
-    if (g->lid == 0u) {
-        gs_u32 add;
-        gs_u32 old = gs_flip_arrive(gs_word_at(g, GS_LINE_LEAF_COUNT(g->groups, g->leaf), 0u),
-                                    g->members - GS_EARLY, g->group == g->leaf, &add);
-        if (gs_flip_completed(old, add)) {
+    if (gs_local_first()) {
+        gs_u32 leaf = gs_aux_own(g), leaves = gs_aux_count(g);
+        gs_u32 old = gs_fetch_add_release(
+            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), leaf), 0u), g->share);
+        if (gs_flip_completed(old, g->share)) {
             gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
-            add = gs_flip_share(g->leaves, g->leaf == 0u);
-            if (g->release == GS_RELEASE_LINES) {
+            gs_u32 add = gs_flip_share(leaves, leaf == 0u);
+            if (gs_aux_lines(g)) {
                 /* every line counts the leaves: its last add ends the episode there */
-                for (gs_u32 l = 0u; l < g->leaves; ++l)
+                for (gs_u32 l = 0u; l < leaves; ++l)
                     gs_add_fenced(gs_release_line(g, l), add);
             } else {
                 old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
@@ -48,10 +58,11 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    if (g->lid == 0u && !t->done)
-        why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target,
-                            g->release == GS_RELEASE_LINES);
+    if (gs_local_first() && !t->done)
+        why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
     return gs_group_verdict(g, why);
 }
+
+GS_EPISODE_FROM_HALVES(tree)
 
 #endif

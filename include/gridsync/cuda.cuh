@@ -1,291 +1,35 @@
 /* gridsync/cuda.cuh - include this in a CUDA kernel that synchronizes through gridsync.
  *
- * It brings the CUDA shim (prims_cuda.cuh), every shared protocol and the split-phase
- * barrier (barrier.h), plus two protocols that exist only on CUDA, plugged in through
- * barrier.h's GS_BACKEND_ARRIVE / GS_BACKEND_WAIT hooks:
+ * The CUDA shim (prims_cuda.cuh), every shared protocol, the two CUDA-only ones
+ * (barrier_cluster.cuh; barrier_cg.cuh, the vendor's grid.sync(), which cannot time
+ * out) and the device API of gridsync/barrier.h for all of them:
  *
- *   cg       cooperative_groups::this_grid().sync(): the vendor's grid barrier, kept as
- *            the reference the other protocols are measured against. It needs the
- *            cooperative launch (gs_cuda_launch and the built-in programs do that) and
- *            it CANNOT TIME OUT: its spin is inside the CUDA headers, not gs_wait, so a
- *            group that never arrives hangs the grid. Every other protocol is bounded.
- *
- *   cluster  Hopper (sm_90+) thread-block clusters. Inside a cluster the blocks meet at
- *            the hardware cluster barrier (barrier.cluster.arrive.release /
- *            barrier.cluster.wait.acquire); then one representative per cluster (rank 0,
- *            work-item 0) arrives at the flip counter of barrier_flip.h with one member
- *            per cluster and, unless it was the last, polls it through gs_wait (bounded);
- *            a second cluster barrier releases the cluster. Only a representative that
- *            gives up writes its verdict into its members' shared memory
- *            (st.shared::cluster): the fast path has no remote store. The global counter
- *            sees groups/cluster_size atomics per episode instead of groups. Cluster
- *            shape comes from %cluster_nctarank / %nclusterid, so the same code runs for
- *            any cluster size the host launched with (1 included). The hardware barrier
- *            has no deadline of its own: a block that never arrives at it because it
- *            hangs in its own code hangs its cluster (as it would hang any kernel); a
- *            block that EXITS early is reported as missing by its representative.
- *
- * Usage:
  *     #include "gridsync/cuda.cuh"
- *     __global__ void k(gs_word *state, ...) {
- *         gs_grid g = gs_grid_begin(state);
- *         for (...) { work(); if (gs_sync(&g)) return; }
+ *     __global__ void __launch_bounds__(256, 8) k(gs_word *state, ...) {
+ *         gs_grid g = gs_grid_begin_flip(state);        // or _tree, _auto, ... ; gs_grid_begin
+ *         for (...) { work(); if (gs_sync_flip(&g)) return; }
  *     }
- * and launch it with gs_cuda_launch() (gridsync/host_cuda.h): a 1-D grid of 1-D blocks (a
- * kernel launched in another shape ends at once with GS_ERR_BAD_STATE from the launch,
- * abort reason GS_ABORT_REASON_BAD_GRID).
- * Every work-item of every group must call gs_sync (and gs_arrive / gs_wait_token) the
- * same number of times, like __syncthreads.
+ * launched with gs_cuda_launch or gs_cuda_launch_async (gridsync/host_cuda.h), on a 1-,
+ * 2- or 3-D grid of 1-, 2- or 3-D blocks; groups and work-items are numbered linearly
+ * (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z), likewise threads).
+ * Every thread of every block calls the barrier the same number of times, like
+ * __syncthreads. docs/using.md is the guide.
  *
- * Include this header instead of gridsync/barrier.h, and before it if both appear.
  * Compile such a kernel whole-program (no -rdc / -dc) where 2048 threads per SM matter:
- * relocatable device code made the same tree loop take 34 registers instead of 32, and
- * a kernel at 2048 threads per SM has 32.
- *
- * A kernel that will only ever run one protocol can say so before including this header,
- *     #define GS_ONLY_ALGO GS_ALGO_ID_FLIP      (any GS_ALGO_ID_* of gridsync/state.h)
- * which removes gs_sync's run-time dispatch (30-340 ns per barrier on an H200, most at 8
- * blocks of 256 per SM: docs/performance.md); such a kernel launched with a barrier of another
- * protocol ends at once with GS_ERR_BAD_STATE from the launch. */
-
-/* Part 1: the CUDA-only protocols. */
-#ifndef GRIDSYNC_CUDA_PROTOCOLS
-#define GRIDSYNC_CUDA_PROTOCOLS
-
-#include <cooperative_groups.h>
-
-#include "gridsync/prims_cuda.cuh"
-#include "gridsync/grid.h"
-#include "gridsync/barrier_flip.h"
-
-/* ---- cluster primitives (sm_90 PTX) --------------------------------------------- */
-
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-#define GS_CUDA_HAVE_CLUSTER 1
-#else
-#define GS_CUDA_HAVE_CLUSTER 0
-#endif
-
-#if GS_CUDA_HAVE_CLUSTER
-GS_DEVICE gs_u32 gs_cluster_rank(void)
-{
-    gs_u32 r;
-    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-GS_DEVICE gs_u32 gs_cluster_size(void)
-{
-    gs_u32 r;
-    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
-    return r;
-}
-/* Linear cluster index and count over the grid. */
-GS_DEVICE gs_u32 gs_cluster_index(void)
-{
-    gs_u32 x, y, z, nx, ny;
-    asm("mov.u32 %0, %%clusterid.x;" : "=r"(x));
-    asm("mov.u32 %0, %%clusterid.y;" : "=r"(y));
-    asm("mov.u32 %0, %%clusterid.z;" : "=r"(z));
-    asm("mov.u32 %0, %%nclusterid.x;" : "=r"(nx));
-    asm("mov.u32 %0, %%nclusterid.y;" : "=r"(ny));
-    return x + nx * (y + ny * z);
-}
-GS_DEVICE gs_u32 gs_cluster_count(void)
-{
-    gs_u32 nx, ny, nz;
-    asm("mov.u32 %0, %%nclusterid.x;" : "=r"(nx));
-    asm("mov.u32 %0, %%nclusterid.y;" : "=r"(ny));
-    asm("mov.u32 %0, %%nclusterid.z;" : "=r"(nz));
-    return nx * ny * nz;
-}
-/* The hardware cluster barrier, split. Every thread of every block of the cluster
- * takes part (.aligned: the whole warp executes it together, as gs_sync requires).
- * Release/acquire at cluster scope: together with the gpu-scope acq_rel atomic of the
- * representative, causality order carries every member's writes to the other
- * clusters, as __syncthreads does for a block in the other protocols. */
-GS_DEVICE void gs_cluster_arrive(void)
-{
-    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-}
-GS_DEVICE void gs_cluster_wait(void)
-{
-    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-GS_DEVICE void gs_cluster_barrier(void)
-{
-    gs_cluster_arrive();
-    gs_cluster_wait();
-}
-/* Writes v into the shared variable *local of the blocks of the cluster whose rank is
- * set in `ranks`. */
-GS_DEVICE void gs_cluster_broadcast(gs_u32 *local, gs_u32 v, gs_u32 ranks)
-{
-    gs_u32 addr = (gs_u32)__cvta_generic_to_shared(local);
-    for (gs_u32 r = 0u; ranks != 0u; ++r, ranks >>= 1) {
-        if ((ranks & 1u) == 0u)
-            continue;
-        gs_u32 remote;
-        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(r));
-        asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(remote), "r"(v) : "memory");
-    }
-}
-
-/* The verdict of a cluster episode, in every block's shared memory. Each block clears
- * its own before it arrives (the verdict is 0 in every episode but the last one, so a
- * slow warp still reading the previous episode's 0 cannot tell); the representative
- * writes a non-zero verdict into the blocks of its cluster, and only then: the fast
- * path has no remote store at all. Each block reads its own copy, so no block reads
- * the shared memory of a block that may have exited. */
-GS_DEVICE gs_u32 *gs_cluster_verdict_slot(void)
-{
-    __shared__ gs_u32 gs_cluster_verdict;
-    return &gs_cluster_verdict;
-}
-
-/* Clusters of several blocks already cut the arrivals at the counter (on an H200 no
- * more than 528 clusters of 2 fit), so only clusters of one block, where cluster is
- * flip, take the release lines the host chose for the group count. */
-GS_DEVICE int gs_cluster_lines(const gs_grid *g)
-{
-    return g->release == GS_RELEASE_LINES && gs_cluster_size() == 1u;
-}
-
-/* What this cluster's representative adds to the flip counter. */
-GS_DEVICE gs_u32 gs_cluster_share(void)
-{
-    return gs_flip_share(gs_cluster_count() - GS_EARLY, gs_cluster_index() == 0u);
-}
-
-/* Arrival half of the cluster protocol: the hardware cluster barrier, then the
- * representative's release add at the flip counter (one member per cluster). Its own
- * progress note comes after the add, so the add's fence does not wait for it. */
-GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
-{
-    int rep = gs_cluster_rank() == 0u && g->lid == 0u;
-    if (g->lid == 0u) {
-        if (!rep)
-            gs_note_arrival(g);
-        *gs_cluster_verdict_slot() = GS_ABORT_NONE;
-    }
-    gs_cluster_barrier(); /* every block's writes happen before the representative's add */
-    t->target = gs_flip_bit_after(g);
-    if (rep)
-        gs_flip_arrive_rep(g, t, gs_cluster_share(), gs_cluster_lines(g));
-}
-
-/* The hardware cluster barrier does not wait for a member block that has exited (and
- * the shared memory of such a block must not be written). So the representative
- * checks which members noted their arrival at this episode: a member that
- * left early is reported missing (an abort, GS_ERR_TIMEOUT and the host's diagnosis)
- * instead of being skipped, and a verdict is written only into present members.
- * Returns the ranks present, 1 bit per rank. */
-GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
-{
-    gs_u32 size = gs_cluster_size();
-    gs_u32 all = size >= 32u ? ~0u : (1u << size) - 1u;
-    gs_u32 present = 1u;
-    for (gs_u32 r = 1u; r < size && r < 32u; ++r)
-        if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group + r), GS_G_ARRIVED)),
-                     g->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
-            present |= 1u << r;
-    if (present != all)
-        gs_raise_abort(g, GS_ABORT_TIMEOUT);
-    return present;
-}
-
-/* Waiting half. A representative that has to poll checks its members first (its time
- * is spent waiting anyway); the last cluster to arrive acquires the others' writes and
- * checks its members after its cluster is released, off the critical path. A
- * representative that gave up writes its verdict into its present members before the
- * second cluster barrier. Returns the same value on every work-item of the cluster. */
-GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
-{
-    gs_u32 *slot = gs_cluster_verdict_slot();
-    int rep = gs_cluster_rank() == 0u && g->lid == 0u;
-    int last = rep && gs_flip_completed(t->before, gs_cluster_share());
-    if (last) {
-        /* the cluster barrier passes it on */
-        (void)gs_flip_settle(g, t, gs_cluster_share(), gs_cluster_lines(g));
-    } else if (rep) {
-        gs_u32 present = gs_cluster_present(g);
-        gs_u32 size = gs_cluster_size();
-        gs_u32 why = present != (size >= 32u ? ~0u : (1u << size) - 1u)
-                         ? GS_ABORT_TIMEOUT
-                         : gs_flip_settle(g, t, gs_cluster_share(), gs_cluster_lines(g));
-        if (why != GS_ABORT_NONE)
-            gs_cluster_broadcast(slot, why, present);
-    }
-    gs_cluster_barrier(); /* releases the cluster; acquires the verdict and the grid's writes */
-    gs_u32 why = *slot;
-    if (last)
-        (void)gs_cluster_present(g);
-    return why;
-}
-#else
-GS_DEVICE void gs_cluster_arrive_episode(gs_grid *g, gs_token *t)
-{
-    t->why = GS_ABORT_BAD_STATE; /* clusters need sm_90 */
-}
-GS_DEVICE gs_u32 gs_cluster_wait_episode(gs_grid *g, const gs_token *t)
-{
-    return GS_ABORT_BAD_STATE;
-}
-#endif
-
-/* ---- cg: the vendor's grid barrier (unbounded) ---------------------------------- */
-
-GS_DEVICE void gs_cg_arrive(gs_grid *g, gs_token *t)
-{
-    t->target = cooperative_groups::this_grid().barrier_arrive();
-    if (g->lid == 0u)
-        gs_note_arrival(g); /* after: keeps the count right without slowing cg down */
-}
-GS_DEVICE gs_u32 gs_cg_wait(gs_grid *g, const gs_token *t)
-{
-    cooperative_groups::this_grid().barrier_wait(static_cast<gs_u32>(t->target));
-    return GS_ABORT_NONE;
-}
-/* gs_sync with cg is exactly grid.sync(): the reference is measured as users call it,
- * with no progress note (cg cannot time out, so there is nothing to diagnose). */
-GS_DEVICE void gs_cg_sync(void)
-{
-    cooperative_groups::this_grid().sync();
-}
-
-#endif /* GRIDSYNC_CUDA_PROTOCOLS */
-
-/* Part 2: gs_sync with the hooks, and the split-phase barrier. */
+ * relocatable device code made the same tree loop take 34 registers instead of 32. */
 #ifndef GRIDSYNC_CUDA_CUH
 #define GRIDSYNC_CUDA_CUH
 
 #if defined(GRIDSYNC_BARRIER_H)
-#error "include gridsync/cuda.cuh before (instead of) gridsync/barrier.h: it plugs cg and cluster into gs_sync"
+#error "include gridsync/cuda.cuh before (instead of) gridsync/barrier.h: it adds cg and cluster"
 #endif
 
-/* ---- the hooks -------------------------------------------------------------------- */
+#include "gridsync/prims_cuda.cuh"
+#include "gridsync/grid.h"
+#include "gridsync/barrier_cg.cuh"
+#include "gridsync/barrier_cluster.cuh"
 
-#define GS_BACKEND_ARRIVE(g, algo, t)                                                       \
-    do {                                                                                    \
-        if (GS_WITH(GS_ALGO_ID_CLUSTER) && (algo) == GS_ALGO_ID_CLUSTER) {                  \
-            (t).why = GS_ABORT_NONE;                                                        \
-            gs_cluster_arrive_episode((g), &(t));                                           \
-        } else if (GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG) {                     \
-            (t).why = GS_ABORT_NONE;                                                        \
-            gs_cg_arrive((g), &(t));                                                        \
-        }                                                                                   \
-    } while (0)
-
-#define GS_BACKEND_SYNC(g, algo)                                                            \
-    ((GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG) ? (gs_cg_sync(), 1) : 0)
-
-#define GS_BACKEND_WAIT(g, algo, t, why)                                                    \
-    do {                                                                                    \
-        if (GS_WITH(GS_ALGO_ID_CLUSTER) && (algo) == GS_ALGO_ID_CLUSTER)                    \
-            (why) = gs_cluster_wait_episode((g), &(t));                                     \
-        else if (GS_WITH(GS_ALGO_ID_CG) && (algo) == GS_ALGO_ID_CG)                         \
-            (why) = gs_cg_wait((g), &(t));                                                  \
-    } while (0)
-
+#define GS_DEVICE_PROTOCOLS(X) GS_PROTOCOLS_SHARED(X) GS_PROTOCOLS_CUDA(X)
 #include "gridsync/barrier.h"
 
 #endif

@@ -1,5 +1,5 @@
-/* gridsync/grid.h - what a group knows about the barrier it takes part in, and the
- * one bounded wait every protocol polls with.
+/* gridsync/grid.h - what a group keeps of the barrier it takes part in, and the one
+ * bounded wait every protocol polls with.
  *
  * Needs a shim (prims_*.h) included first. */
 #ifndef GRIDSYNC_GRID_H
@@ -29,108 +29,144 @@
 #define gs_add_fenced(p, v) ((void)gs_fetch_add_fenced((p), (v)))
 #endif
 
-#include "gridsync/weaken.h"
+/* A function only a slow wait calls: out of the hot loop where the shim can say so. */
+#ifndef GS_COLD
+#define GS_COLD GS_DEVICE
+#endif
 
-/* Kept in registers for the whole kernel: made once by gs_grid_begin. What only a slow
- * wait needs (the bound, the back-off) stays in the header until then: every register
- * here is held across every barrier, and at 2048 work-items per SM a kernel has 32. */
+/* The test suite's deliberately broken builds (tests/weaken/gridsync_test_hooks.h) come
+ * in here, and only where GS_TEST_HOOKS is defined: a normal build, and the OpenCL
+ * source users get, have no weakening in them. */
+#if defined(GS_TEST_HOOKS) && !defined(GRIDSYNC_TEST_HOOKS_H)
+#include "gridsync_test_hooks.h"
+#endif
+#ifndef GS_EARLY
+#define GS_EARLY 0u /* the weakened count releases this many arrivals early */
+#endif
+
+/* What a group keeps in registers for the whole kernel, made once by gs_grid_begin_<p>:
+ * every field here is held across every barrier of the user's loop, where a kernel of
+ * 2048 threads per SM has 32 registers in all. So the group's and work-item's indices
+ * are read again from the hardware at each use (gs_group_id(), ...), the bound and the
+ * back-off stay in the state's header until a wait is slow, and a protocol keeps its
+ * constants packed into `aux` and `share`. */
 typedef struct gs_grid {
     GS_GLOBAL gs_word *state;
-    gs_u64 timeout;   /* clock units (gs_clock) a wait may last; 0: the header's */
-    gs_u32 group;     /* this group, 0..groups-1 */
-    gs_u32 groups;    /* groups in the launch */
-    gs_u32 lid;       /* this work-item in its group */
-    gs_u32 lsize;     /* work-items per group */
-    gs_u32 episode;   /* barriers this group has completed, since the state was reset */
-    gs_u32 algo;      /* GS_ALGO_ID_*, or GS_ALGO_BAD | GS_ABORT_BAD_* when the launch
-                       * does not match the state */
-    gs_u32 leaves;    /* tree: leaves; sharded: counters; flip, cluster: release lines */
-    gs_u32 leaf;      /* group % leaves: this group's leaf, counter or release line */
-    gs_u32 members;   /* tree: groups on this group's leaf */
-    gs_u32 release;   /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
-    gs_u32 spinners;  /* lockfree: work-items of the master that may poll */
+    gs_u32 episode; /* barriers this group has completed, since the state was reset */
+    gs_u32 algo;    /* GS_ALGO_ID_*, or GS_ALGO_BAD | GS_ABORT_BAD_* / GS_ABORT_PEER when
+                     * the launch cannot use the state */
+    gs_u32 aux;     /* flip, cluster, tree, sharded: GS_AUX_* below */
+    gs_u32 share;   /* tree: the group's add at its leaf; lockfree, sharded: spinners */
 } gs_grid;
+
+/* aux: release lines (flip, cluster, tree), the count of leaves, counters or release
+ * lines, and this group's own, group % that count (a division once, not per episode:
+ * on an arrival's path one cost the tree 150-350 ns per barrier on an H200). The host
+ * keeps the count within GS_AUX_MAX_COUNT. */
+#define GS_AUX_LINES 0x80000000u
+#define GS_AUX_COUNT_SHIFT 16u
+#define GS_AUX_COUNT_MASK GS_AUX_MAX_COUNT
+#define GS_AUX_OWN_MASK 0xffffu
+GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g) { return (g->aux >> GS_AUX_COUNT_SHIFT) & GS_AUX_COUNT_MASK; }
+GS_DEVICE gs_u32 gs_aux_own(const gs_grid *g) { return g->aux & GS_AUX_OWN_MASK; }
+GS_DEVICE int gs_aux_lines(const gs_grid *g) { return (g->aux & GS_AUX_LINES) != 0u; }
 
 GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
 {
     return g->state + GS_WORD(line, word);
 }
 
-/* A launch that does not match its state keeps the reason in g.algo, under this bit:
- * no register of its own. */
+/* A launch that cannot use its state keeps the reason in g.algo, under this bit: no
+ * register of its own. */
 #define GS_ALGO_BAD 0x80000000u
 GS_DEVICE gs_u32 gs_launch_bad(const gs_grid *g)
 {
     return (g->algo & GS_ALGO_BAD) ? (g->algo & ~GS_ALGO_BAD) : GS_ABORT_NONE;
 }
 
-/* How many of the groups fall on leaf (or shard) k of `leaves`, groups being dealt
- * round-robin: group j is on leaf j % leaves. */
-GS_DEVICE gs_u32 gs_leaf_members(const gs_grid *g, gs_u32 k)
+/* How many of the groups fall on leaf (or shard) k of `count`, groups being dealt
+ * round-robin: group j is on leaf j % count. */
+GS_DEVICE gs_u32 gs_leaf_members(gs_u32 groups, gs_u32 count, gs_u32 k)
 {
-    return (g->groups - k + g->leaves - 1u) / g->leaves;
+    return (groups - k + count - 1u) / count;
 }
 
-/* Every work-item of every group calls this once, before its first barrier. */
-GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
+/* The count packed into aux and this group's place in it (a protocol's setup). */
+GS_DEVICE gs_u32 gs_aux_make(gs_u32 count, int lines)
+{
+    gs_u32 own = count ? gs_group_id() % count : 0u;
+    return (lines ? GS_AUX_LINES : 0u) | ((count & GS_AUX_COUNT_MASK) << GS_AUX_COUNT_SHIFT) | own;
+}
+
+/* lockfree and sharded: how many work-items of a group may poll (the host's choice; all
+ * of them where it is 0 or more than the group has). */
+GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
+{
+    gs_u32 n = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
+    return n == 0u || n > gs_local_size() ? gs_local_size() : n;
+}
+
+/* Any protocol id a kernel may take (the run-time dispatch: its switch refuses the rest). */
+#define GS_ACCEPT_ANY 0xffffffffu
+
+/* First to give up records who and where; the host reads it after the launch. */
+GS_COLD void gs_raise_abort(const gs_grid *g, gs_u32 reason)
+{
+    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), gs_group_id());
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), g->episode);
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_ITEM), gs_local_id());
+    }
+}
+
+/* Every work-item of every group, once, before its first barrier: reads the header and
+ * decides whether this launch can use the state for a protocol `a` or `b` (the same for
+ * one protocol, GS_ACCEPT_ANY for the run-time dispatch). A state without the magic may
+ * be anything: nothing is written to it, and the host, which finds no acknowledgement
+ * in its own barrier's state, reports the launch (GS_ERR_BAD_STATE). */
+GS_DEVICE gs_grid gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
 {
     gs_grid g;
+    gs_u32 algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
+    gs_u32 size = gs_load_relaxed(&state[GS_HDR_GROUP_SIZE]);
     g.state = state;
-    g.group = gs_group_id();
-    g.groups = gs_num_groups();
-    g.lid = gs_local_id();
-    g.lsize = gs_local_size();
-    g.algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
-    g.timeout = 0u;
-    g.leaves = gs_load_relaxed(&state[GS_HDR_LEAVES]);
-    g.release = gs_load_relaxed(&state[GS_HDR_RELEASE]);
-    /* Once here, not per episode: a division on an arrival's path cost the tree
-     * 150-350 ns per barrier on an H200 (docs/performance.md). */
-    g.leaf = g.leaves ? g.group % g.leaves : 0u;
-    g.members = g.leaves ? gs_leaf_members(&g, g.leaf) : 0u;
-    g.spinners = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
-    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC)
+    g.aux = 0u;
+    g.share = 0u;
+    g.episode = 0u;
+    g.algo = algo;
+    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC ||
+        (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
         g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE;
-    else if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != g.groups || !gs_launch_shape_ok())
+        return g;
+    }
+    if (gs_group_id() == 0u && gs_local_id() == 0u)
+        gs_store_relaxed(gs_word_at(&g, GS_LINE_ABORT, GS_ABORT_ACK), 1u);
+    if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != gs_num_groups() ||
+        (size != 0u && size != gs_local_size()))
         g.algo = GS_ALGO_BAD | GS_ABORT_BAD_GRID;
+    else if (gs_load_relaxed(gs_word_at(&g, GS_LINE_ABORT, GS_ABORT_REASON)) != GS_ABORT_NONE)
+        g.algo = GS_ALGO_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
     /* Every group ended the previous launch at the same episode, and only this group
      * writes its own count: the state needs no reset between launches. */
-    g.episode = gs_launch_bad(&g) ? 0u
-                                  : gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(g.group), GS_G_ARRIVED));
-    if (g.spinners == 0u || g.spinners > g.lsize)
-        g.spinners = g.lsize;
+    else
+        g.episode = gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED));
     return g;
 }
 
 /* The grid of a kernel that only waits (the OpenCL deadline calibration, occupancy
- * discovery): no header to read, the wait bound given (not 0), one polling work-item
- * per group, no back-off. */
+ * discovery), on a state whose header only it uses: its one polling work-item per group
+ * writes the bound there, the same value from every group. */
 GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 {
     gs_grid g;
+    gs_store_relaxed(&state[GS_HDR_TIMEOUT_LO], (gs_u32)timeout);
+    gs_store_relaxed(&state[GS_HDR_TIMEOUT_HI], (gs_u32)(timeout >> 32));
     g.state = state;
-    g.timeout = timeout;
-    g.group = gs_group_id();
-    g.groups = gs_num_groups();
-    g.lid = 0u;
-    g.lsize = 1u;
     g.episode = 0u;
     g.algo = GS_ALGO_ID_CENTRAL;
-    g.leaves = 1u;
-    g.leaf = 0u;
-    g.members = g.groups;
-    g.release = GS_RELEASE_POLL;
-    g.spinners = 1u;
+    g.aux = 0u;
+    g.share = 1u;
     return g;
-}
-
-/* First to give up records who and where; the host reads it after the launch. */
-GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
-{
-    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), g->group);
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), g->episode);
-    }
 }
 
 /* What a wait waits for. */
@@ -151,12 +187,35 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
     return until == GS_UNTIL_FLAGS ? gs_flag_poll(w) : gs_poll_load(w);
 }
 
+/* A wait's bookkeeping, every 16th failed poll, out of the polling loop: the abort word,
+ * the clock against the deadline (set at the first look, from the header), the back-off
+ * from the header. Returns why the wait must end, 0 to go on. */
+GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_u64 polls, gs_u64 *deadline, gs_u32 *backoff)
+{
+    if (polls == 16u)
+        *backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
+#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
+    return GS_ABORT_NONE; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
+#endif
+    if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
+        return GS_ABORT_PEER;
+    gs_u64 now = gs_clock(polls);
+    if (*deadline == 0u) {
+        *deadline = now + ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
+                           ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32));
+    } else if (now >= *deadline) {
+        gs_raise_abort(g, GS_ABORT_TIMEOUT);
+        return GS_ABORT_TIMEOUT;
+    }
+    return GS_ABORT_NONE;
+}
+
 /* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
  * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
  * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
  * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
- * word and the clock, so the fast path costs nothing extra. Returns 0 when the
- * condition holds, else why the caller must leave. */
+ * word and the clock (gs_wait_look), so the fast path costs nothing extra. Returns 0
+ * when the condition holds, else why the caller must leave. */
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
                                 gs_u32 until, gs_u32 mask)
 {
@@ -168,24 +227,9 @@ GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 t
         gs_pause(polls, backoff);
         if ((polls & 15u) != 0u)
             continue;
-        if (polls == 16u && g->timeout == 0u)
-            backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
-#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
-        continue; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
-#endif
-        if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
-            return GS_ABORT_PEER;
-        gs_u64 now = gs_clock(polls);
-        if (deadline == 0u) {
-            gs_u64 bound = g->timeout;
-            if (bound == 0u)
-                bound = (gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
-                        ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32);
-            deadline = now + bound;
-        } else if (now >= deadline) {
-            gs_raise_abort(g, GS_ABORT_TIMEOUT);
-            return GS_ABORT_TIMEOUT;
-        }
+        gs_u32 why = gs_wait_look(g, polls, &deadline, &backoff);
+        if (why != GS_ABORT_NONE)
+            return why;
     }
     gs_poll_acquire();
     return GS_ABORT_NONE;
@@ -261,16 +305,25 @@ typedef struct gs_token {
  * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
-    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_ARRIVED), g->episode + 1u);
+    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED), g->episode + 1u);
 }
 
 /* Ends a barrier: a group barrier that also tells every work-item whether any of
  * them must leave. */
 GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
 {
-    return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(g->group), GS_G_VERDICT))
+    return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_VERDICT))
                ? (why ? why : GS_ABORT_PEER)
                : GS_ABORT_NONE;
 }
+
+/* A protocol whose episode is its arrival then its wait (all but cg) says so with this,
+ * after it defines gs_<name>_arrive and gs_<name>_wait. */
+#define GS_EPISODE_FROM_HALVES(name)                                                        \
+    GS_DEVICE gs_u32 gs_##name##_episode(gs_grid *g, gs_token *t)                           \
+    {                                                                                       \
+        gs_##name##_arrive(g, t);                                                           \
+        return gs_##name##_wait(g, t);                                                      \
+    }
 
 #endif

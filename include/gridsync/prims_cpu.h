@@ -18,12 +18,22 @@ typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;
 typedef _Atomic unsigned int gs_word;
 
-/* Who the calling thread is; filled in by the runtime before the kernel runs. */
+/* Who the calling thread is; filled in by the runtime before the kernel runs. The
+ * linear indices (group = x + X * (y + Y * z), work-items likewise) and, for kernels of
+ * 2-D and 3-D grids, each dimension's (gs_cpu_group_in(d), ...). */
 typedef struct gs_cpu_self {
     gs_u32 group, groups, lid, lsize;
+    gs_u32 group3[3], groups3[3], lid3[3], lsize3[3];
     struct gs_cpu_team *team;
 } gs_cpu_self;
 extern _Thread_local gs_cpu_self gs_cpu_self_now;
+
+/* One dimension (0, 1, 2) of the calling thread's group, the grid, its work-item index
+ * and its group size: what blockIdx, gridDim, threadIdx and blockDim are in CUDA. */
+#define gs_cpu_group_in(d) (gs_cpu_self_now.group3[(d)])
+#define gs_cpu_groups_in(d) (gs_cpu_self_now.groups3[(d)])
+#define gs_cpu_local_in(d) (gs_cpu_self_now.lid3[(d)])
+#define gs_cpu_local_size_in(d) (gs_cpu_self_now.lsize3[(d)])
 
 /* Barrier among the threads of the caller's team; returns non-zero on every member
  * if any member passed a non-zero pred (CUDA's __syncthreads_or). */
@@ -33,7 +43,8 @@ int gs_cpu_team_barrier_or(int pred);
 #define gs_num_groups() (gs_cpu_self_now.groups)
 #define gs_local_id() (gs_cpu_self_now.lid)
 #define gs_local_size() (gs_cpu_self_now.lsize)
-#define gs_launch_shape_ok() 1
+#define gs_local_first() (gs_cpu_self_now.lid == 0u)
+#define GS_COLD static __attribute__((noinline, cold))
 
 #define gs_group_barrier() ((void)gs_cpu_team_barrier_or(0))
 #define gs_group_any(pred, slot) ((void)(slot), gs_cpu_team_barrier_or((pred) != 0))

@@ -12,15 +12,32 @@ typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;
 typedef unsigned int gs_word;
 
-/* gridsync launches 1-D grids of 1-D blocks (gs_cuda_launch), and gs_grid_begin refuses
- * any other shape (GS_ABORT_BAD_GRID): then a thread's index is threadIdx.x, one
- * special-register read where the 3-D form costs seven instructions, which ptxas
- * recomputes in every episode rather than hold a register for it. */
-#define gs_group_id() ((gs_u32)blockIdx.x)
-#define gs_num_groups() ((gs_u32)gridDim.x)
-#define gs_local_id() ((gs_u32)threadIdx.x)
-#define gs_local_size() ((gs_u32)blockDim.x)
-#define gs_launch_shape_ok() (blockDim.y == 1u && blockDim.z == 1u && gridDim.y == 1u && gridDim.z == 1u)
+/* A function only a slow wait calls (timeouts, aborts): out of line. */
+#define GS_COLD static __device__ __noinline__
+
+/* Group and work-item indices, linear over 1-, 2- or 3-D grids and blocks (x fastest, as
+ * CUDA numbers threads within a block): group = x + X * (y + Y * z). Read from the
+ * special registers at each use, through volatile asm, so that the compiler cannot keep
+ * them in registers across the user's loop (held there, they cost the kernel registers
+ * at every point of its loop; read again, a few instructions per barrier). */
+#define GS_SREG_(fn, reg)                                                                   \
+    GS_DEVICE gs_u32 fn(void)                                                               \
+    {                                                                                       \
+        gs_u32 v;                                                                           \
+        asm volatile("mov.u32 %0, %%" reg ";" : "=r"(v));                                   \
+        return v;                                                                           \
+    }
+GS_SREG_(gs_tid_x, "tid.x") GS_SREG_(gs_tid_y, "tid.y") GS_SREG_(gs_tid_z, "tid.z")
+GS_SREG_(gs_ntid_x, "ntid.x") GS_SREG_(gs_ntid_y, "ntid.y") GS_SREG_(gs_ntid_z, "ntid.z")
+GS_SREG_(gs_ctaid_x, "ctaid.x") GS_SREG_(gs_ctaid_y, "ctaid.y") GS_SREG_(gs_ctaid_z, "ctaid.z")
+GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_nctaid_z, "nctaid.z")
+#undef GS_SREG_
+#define gs_group_id() (gs_ctaid_x() + gs_nctaid_x() * (gs_ctaid_y() + gs_nctaid_y() * gs_ctaid_z()))
+#define gs_num_groups() (gs_nctaid_x() * gs_nctaid_y() * gs_nctaid_z())
+#define gs_local_id() (gs_tid_x() + gs_ntid_x() * (gs_tid_y() + gs_ntid_y() * gs_tid_z()))
+#define gs_local_size() (gs_ntid_x() * gs_ntid_y() * gs_ntid_z())
+/* Work-item 0 of its group: the representative. */
+#define gs_local_first() ((gs_tid_x() | gs_tid_y() | gs_tid_z()) == 0u)
 
 #define gs_group_barrier() __syncthreads()
 #define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))

@@ -2,7 +2,7 @@
  *
  * Shared by the host runtime (which allocates and initialises the state) and the
  * device code of every back end (which reads and writes it). Written in the common
- * subset of C11, CUDA C and OpenCL C: integer macros only, no types.
+ * subset of C11, CUDA C and OpenCL C: integer macros and one enum, no types.
  *
  * The state is an array of 32-bit words cut into lines of GS_LINE_WORDS words. Every
  * word that more than one group writes or polls sits on a line of its own, so polls of
@@ -27,6 +27,10 @@
 #define GS_HDR_LEAVES 7u        /* tree: leaves; sharded: counters; flip, cluster: release lines */
 #define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
 #define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
+#define GS_HDR_GROUP_SIZE 10u   /* work-items per group the state is counting for; 0: any.
+                                 * The host sets it at each launch (and resets the state when
+                                 * it changes): naive counts work-items, so a kernel launched
+                                 * with another group size ends with GS_ABORT_BAD_GRID */
 
 /* How a flip-counter barrier (flip, cluster, tree) releases its groups: every group
  * polls the (root) counter's flip bit (no hop after the last arrival, but one line with
@@ -39,12 +43,23 @@
 
 #define GS_STATE_MAGIC 0x67727364u /* "grsd" */
 
+/* The most leaves, counters or release lines a state has: the device packs their count
+ * into 15 bits (gridsync/grid.h). */
+#define GS_AUX_MAX_COUNT 0x7fffu
+
 /* Line 1: abort. Any group that gives up writes a reason here; every other group
  * leaves at its next poll. The host reads it after the launch. */
 #define GS_LINE_ABORT 1u
 #define GS_ABORT_REASON 0u  /* enum gs_abort_reason, 0 while nobody aborted */
 #define GS_ABORT_GROUP 1u   /* the group that raised it */
 #define GS_ABORT_EPISODE 2u /* the episode it was waiting in */
+#define GS_ABORT_ACK 3u     /* 1 once a kernel began with this state (group 0 writes it; the
+                             * host clears it before each launch): a launch whose kernel never
+                             * used the barrier's state is an error, not GS_OK */
+#define GS_ABORT_ITEM 4u    /* the work-item (linear, in its group) that raised it */
+#define GS_ABORT_STRAY 5u   /* 1 + a group one of whose work-items never reached a group
+                             * barrier, where the runtime can tell (cpu), else 0 */
+#define GS_ABORT_STRAY_ITEM 6u /* that work-item */
 
 /* Line 2: the shared counter (central, naive, flip) or the tree's root counter. */
 #define GS_LINE_COUNTER 2u
@@ -91,17 +106,12 @@
 #define GS_ABORT_BAD_STATE 4u /* the state's magic or algorithm is wrong */
 #define GS_ABORT_HOST 5u      /* the host asked every group to leave */
 
-/* Protocol identifiers; the host API's enum gs_algo has the same values. */
-#define GS_ALGO_ID_CENTRAL 0u
-#define GS_ALGO_ID_LOCKFREE 1u
-#define GS_ALGO_ID_NAIVE 2u
-#define GS_ALGO_ID_FLIP 3u
-#define GS_ALGO_ID_TREE 4u
-#define GS_ALGO_ID_RELAUNCH 5u
-#define GS_ALGO_ID_CLUSTER 6u
-#define GS_ALGO_ID_CG 7u
-#define GS_ALGO_ID_RELAUNCH_GRAPH 8u
-#define GS_ALGO_ID_SHARDED 9u
+/* Protocol identifiers, GS_ALGO_ID_<ID>: the host API's enum gs_algo has the same
+ * values (gridsync/protocols.h). */
+#include "gridsync/protocols.h"
+#define GS_ALGO_ID_ENUM_(ID, name, value, text, desc) GS_ALGO_ID_##ID = value,
+enum gs_algo_id { GS_PROTOCOLS_ALL(GS_ALGO_ID_ENUM_) GS_ALGO_ID_COUNT_ = GS_PROTOCOL_VALUES };
+#undef GS_ALGO_ID_ENUM_
 
 /* The top bit of a flip counter changes once per completed episode. */
 #define GS_FLIP_BIT 0x80000000u

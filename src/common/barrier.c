@@ -99,15 +99,15 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_SPINNERS] = b->spinners;
     hdr[GS_HDR_LEAVES] = b->leaves;
     hdr[GS_HDR_RELEASE] = b->release;
+    hdr[GS_HDR_GROUP_SIZE] = b->group_size;
     /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
     hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
 }
 
-gs_status gs_barrier_reset(gs_barrier *b)
+/* Zeroes the state and writes the header: the caller holds the barrier (busy). */
+static gs_status reset_state(gs_barrier *b)
 {
-    if (!b)
-        return GS_ERR_INVALID_ARGUMENT;
     void *zero = calloc(1, b->bytes);
     if (!zero)
         return GS_ERR_OUT_OF_MEMORY;
@@ -122,15 +122,49 @@ gs_status gs_barrier_reset(gs_barrier *b)
     return s;
 }
 
+/* Holds the barrier for a host-side change, or says it is in use. */
+static int take(gs_barrier *b)
+{
+    int idle = 0;
+    return atomic_compare_exchange_strong(&b->busy, &idle, 1);
+}
+static void give(gs_barrier *b) { atomic_store(&b->busy, 0); }
+
+gs_status gs_barrier_reset(gs_barrier *b)
+{
+    if (!b)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (!take(b))
+        return GS_ERR_BUSY;
+    gs_status s = reset_state(b);
+    give(b);
+    return s;
+}
+
+int gs_algo_is_host(gs_algo algo)
+{
+    return algo == GS_ALGO_RELAUNCH || algo == GS_ALGO_RELAUNCH_GRAPH;
+}
+
+/* GS_ALGO_AUTO: flip up to GS_AUTO_FLIP_PER_CU groups per compute unit, the tree above
+ * (docs/performance.md: on H100 and H200 flip is fastest at 1 and 2 blocks of 256 per
+ * SM, the tree from 4 on). */
+static gs_algo resolve_auto(const gs_device *dev, unsigned groups)
+{
+    unsigned cus = dev->info.compute_units ? dev->info.compute_units : 1;
+    return groups <= GS_AUTO_FLIP_PER_CU * cus ? GS_ALGO_FLIP : GS_ALGO_TREE;
+}
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
 {
     if (!out)
         return GS_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (!dev || groups == 0 || groups > (1u << 24))
+    if (!dev || groups == 0 || groups > GS_MAX_GROUPS)
         return GS_ERR_INVALID_ARGUMENT;
     if ((unsigned)algo >= GS_ALGO_COUNT_)
         return GS_ERR_UNKNOWN_ALGO;
+    if (algo == GS_ALGO_AUTO)
+        algo = resolve_auto(dev, groups);
     if (!dev->ops->algo_supported(dev, algo))
         return GS_ERR_UNSUPPORTED;
     gs_barrier *b = calloc(1, sizeof *b);
@@ -143,6 +177,9 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
     b->spinners = dev->ops->spinners(dev);
     b->release = release_form(algo, groups);
     unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
+    /* the device packs the count of leaves into 15 bits (gridsync/grid.h, GS_AUX_*) */
+    if (fanout < (groups + GS_AUX_MAX_COUNT - 1) / GS_AUX_MAX_COUNT)
+        fanout = (groups + GS_AUX_MAX_COUNT - 1) / GS_AUX_MAX_COUNT;
     b->leaves = algo == GS_ALGO_TREE ? (groups + fanout - 1) / fanout : 0;
     if (algo != GS_ALGO_TREE && b->release == GS_RELEASE_LINES)
         b->leaves = flip_lines(groups);
@@ -150,9 +187,10 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
         b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);
     if (algo == GS_ALGO_SHARDED && (b->leaves == 0 || b->leaves > groups))
         b->leaves = groups < 32 ? groups : 32;
+    atomic_init(&b->busy, 0);
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
     gs_status s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
-    if (s == GS_OK && (s = gs_barrier_reset(b)) != GS_OK)
+    if (s == GS_OK && (s = reset_state(b)) != GS_OK)
         dev->ops->mem_free(dev, b->state);
     if (s != GS_OK) {
         free(b);
@@ -166,8 +204,37 @@ gs_status gs_barrier_destroy(gs_barrier *b)
 {
     if (!b)
         return GS_ERR_INVALID_ARGUMENT;
+    if (!take(b))
+        return GS_ERR_BUSY;
     b->dev->ops->mem_free(b->dev, b->state);
     free(b);
+    return GS_OK;
+}
+
+gs_status gs_barrier_get_algo(const gs_barrier *b, gs_algo *out)
+{
+    if (!b || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = b->algo;
+    return GS_OK;
+}
+
+gs_status gs_barrier_get_groups(const gs_barrier *b, unsigned *out)
+{
+    if (!b || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = b->groups;
+    return GS_OK;
+}
+
+gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim3 *group)
+{
+    if (!b || (!grid && !group))
+        return GS_ERR_INVALID_ARGUMENT;
+    if (grid)
+        *grid = b->grid;
+    if (group)
+        *group = b->block;
     return GS_OK;
 }
 
@@ -183,8 +250,12 @@ gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds)
 {
     if (!b || milliseconds == 0 || milliseconds > 3600000u)
         return GS_ERR_INVALID_ARGUMENT;
+    if (!take(b))
+        return GS_ERR_BUSY;
     b->timeout_ms = milliseconds;
-    return write_header(b);
+    gs_status s = write_header(b);
+    give(b);
+    return s;
 }
 
 gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds)
@@ -211,11 +282,44 @@ gs_status gs_barrier_native(const gs_barrier *b, void **out)
     return GS_OK;
 }
 
-gs_status gs_barrier_before_launch(const gs_barrier *b)
+gs_status gs_barrier_clear_ack(gs_barrier *b)
 {
-    return b->aborted ? GS_ERR_NEEDS_RESET : GS_OK;
+    uint32_t zero = 0;
+    return b->dev->ops->mem_write(b->dev, b->state, GS_ACK_OFFSET, &zero, sizeof zero);
 }
 
+static unsigned dim_product(gs_dim3 d, int *overflow)
+{
+    uint64_t n = (uint64_t)d.x * d.y * d.z;
+    *overflow = n > 0xffffffffu || d.x == 0 || d.y == 0 || d.z == 0;
+    return (unsigned)n;
+}
+
+gs_status gs_barrier_begin_launch(gs_barrier *b, gs_dim3 grid, gs_dim3 block, int capturing)
+{
+    int bad_grid, bad_block;
+    unsigned groups = dim_product(grid, &bad_grid), size = dim_product(block, &bad_block);
+    if (bad_grid || bad_block || groups != b->groups)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (!take(b))
+        return GS_ERR_BUSY;
+    gs_status s = b->aborted ? GS_ERR_NEEDS_RESET : GS_OK;
+    if (s == GS_OK && size != b->group_size) {
+        if (capturing) {
+            s = GS_ERR_INVALID_ARGUMENT; /* no synchronous reset inside a capture */
+        } else {
+            b->group_size = size;
+            s = reset_state(b);
+        }
+    }
+    if (s != GS_OK) {
+        give(b);
+        return s;
+    }
+    b->grid = grid;
+    b->block = block;
+    return GS_OK;
+}
 /* Names the groups that never arrived at the episode the first waiter gave up in. */
 static gs_status diagnose(gs_barrier *b)
 {
@@ -238,23 +342,77 @@ static gs_status diagnose(gs_barrier *b)
     return s;
 }
 
-gs_status gs_barrier_after_launch(gs_barrier *b)
+/* A work-item that never reached its group's barrier (the cpu runtime saw it): its group
+ * is among the missing even where the group's representative arrived. */
+static void add_stray(gs_barrier *b, unsigned group, unsigned item)
 {
-    uint32_t line[3];
+    unsigned listed = b->abort.missing < 8 ? b->abort.missing : 8;
+    b->abort.stray = 1;
+    b->abort.stray_group = group;
+    b->abort.stray_item = item;
+    for (unsigned i = 0; i < listed; ++i)
+        if (b->abort.first_missing[i] == group)
+            return;
+    if (b->abort.missing < 8)
+        b->abort.first_missing[b->abort.missing] = group;
+    ++b->abort.missing;
+}
+
+/* What a finished launch left in the abort line. */
+static gs_status after_launch(gs_barrier *b, int check_ack)
+{
+    uint32_t line[GS_ABORT_STRAY_ITEM + 1];
     gs_status s = b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line,
                                         sizeof line);
-    if (s != GS_OK || line[GS_ABORT_REASON] == GS_ABORT_NONE)
+    if (s != GS_OK)
         return s;
+    if (line[GS_ABORT_REASON] == GS_ABORT_NONE && (!check_ack || line[GS_ABORT_ACK] != 0))
+        return GS_OK;
     b->aborted = 1;
     memset(&b->abort, 0, sizeof b->abort);
+    if (line[GS_ABORT_REASON] == GS_ABORT_NONE) {
+        b->abort.reason = GS_ABORT_REASON_UNUSED;
+        return GS_ERR_BAD_STATE;
+    }
     b->abort.reason = (gs_abort_reason)line[GS_ABORT_REASON];
     b->abort.group = line[GS_ABORT_GROUP];
     b->abort.episode = line[GS_ABORT_EPISODE];
+    b->abort.item = line[GS_ABORT_ITEM];
     switch (line[GS_ABORT_REASON]) {
     case GS_ABORT_BAD_GRID:
     case GS_ABORT_BAD_STATE: return GS_ERR_BAD_STATE;
     default:
         s = diagnose(b);
+        if (s == GS_OK && line[GS_ABORT_STRAY] != 0)
+            add_stray(b, line[GS_ABORT_STRAY] - 1u, line[GS_ABORT_STRAY_ITEM]);
         return s == GS_OK ? GS_ERR_TIMEOUT : s;
     }
+}
+
+gs_status gs_barrier_end_launch(gs_barrier *b, gs_status launched, int check_ack)
+{
+    /* a broken team (cpu: a work-item that never reached a group barrier) still has a
+     * diagnosis in the state */
+    gs_status s = launched;
+    if (check_ack >= 0 && (launched == GS_OK || launched == GS_ERR_TIMEOUT)) {
+        gs_status after = after_launch(b, check_ack);
+        s = after != GS_OK ? after : launched;
+        if (s == GS_ERR_TIMEOUT)
+            b->aborted = 1; /* the same reset rule on every back end */
+    }
+    give(b);
+    return s;
+}
+
+gs_status gs_barrier_collect(gs_barrier *b)
+{
+    if (!b)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (b->pending) {
+        gs_status launched = b->dev->ops->collect(b->dev, b);
+        return gs_barrier_end_launch(b, launched, 1);
+    }
+    if (!take(b))
+        return GS_ERR_BUSY; /* another thread's launch, synchronous */
+    return gs_barrier_end_launch(b, GS_OK, 1);
 }

@@ -6,6 +6,8 @@
 #ifndef GRIDSYNC_INTERNAL_H
 #define GRIDSYNC_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "gridsync.h"
 
 #include "../kernels/work.h"
@@ -45,6 +47,9 @@ typedef struct gs_backend_ops {
     gs_status (*launch)(gs_device *dev, const gs_launch *l, double *elapsed_ns);
     /* Optional: measures how many groups run at once (occupancy discovery). */
     gs_status (*discover)(gs_device *dev, unsigned group_size, unsigned *out);
+    /* Waits for a user launch in flight through b (b->pending) and frees its record:
+     * GS_OK once the kernel ended, else why it failed. */
+    gs_status (*collect)(gs_device *dev, gs_barrier *b);
 } gs_backend_ops;
 
 struct gs_device {
@@ -59,7 +64,7 @@ gs_status gs_native_fail(gs_device *dev, int code, const char *what);
 
 struct gs_barrier {
     gs_device *dev;
-    gs_algo algo;
+    gs_algo algo;     /* the protocol it runs (GS_ALGO_AUTO resolved) */
     unsigned groups;
     unsigned leaves, spinners;
     unsigned release; /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
@@ -68,13 +73,33 @@ struct gs_barrier {
     gs_mem *state;
     int aborted;
     gs_abort_info abort;
+    unsigned group_size; /* the group size the state counts for (header); 0 before any launch */
+    gs_dim3 grid, block;  /* the last launch's shape */
+    atomic_int busy;      /* 1 from a launch's start until it is collected */
+    void *pending;        /* the back end's record of a user launch in flight, or NULL */
+    double elapsed_ns;    /* device time of the last collected user launch */
 };
 
-/* After a launch through `b`: reads the abort line; on an abort fills b->abort, marks
- * the barrier aborted and returns the status the caller should report. */
-gs_status gs_barrier_after_launch(gs_barrier *b);
-/* Before a launch through `b`: GS_ERR_NEEDS_RESET if the last one aborted. */
-gs_status gs_barrier_before_launch(const gs_barrier *b);
+/* Starts a launch through `b` of `grid` groups of `block` work-items: refuses it while
+ * another is in flight (GS_ERR_BUSY) or after an abort (GS_ERR_NEEDS_RESET), checks the
+ * group count, and resets the state when the group size changes (naive counts
+ * work-items; a state left counting another size gives wrong answers or false
+ * timeouts), which a launch being captured into a CUDA graph cannot (`capturing`:
+ * GS_ERR_INVALID_ARGUMENT). On GS_OK the barrier is busy until gs_barrier_end_launch. */
+gs_status gs_barrier_begin_launch(gs_barrier *b, gs_dim3 grid, gs_dim3 block, int capturing);
+/* Clears the acknowledgement word now (every launch but CUDA's user launches, which clear
+ * it on their stream, where a graph capture takes it in). */
+gs_status gs_barrier_clear_ack(gs_barrier *b);
+/* Ends it: with `launched` GS_OK, reads what the kernel left in the abort line; on an
+ * abort fills b->abort and marks the barrier aborted; a kernel that never acknowledged
+ * the state (`check_ack` 1) is GS_ERR_BAD_STATE; `check_ack` -1 reads nothing (a launch
+ * that did not run: captured, or not enqueued). Returns the status to report; the
+ * barrier takes the next launch. */
+gs_status gs_barrier_end_launch(gs_barrier *b, gs_status launched, int check_ack);
+/* The byte offset of the acknowledgement word a launch clears first. */
+#define GS_ACK_OFFSET (GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK) * 4u)
+/* Whether a protocol has no device code of its own (the relaunch baselines). */
+int gs_algo_is_host(gs_algo algo);
 
 /* The back ends built into this library (NULL where not built). */
 extern const gs_backend_ops gs_cpu_ops;

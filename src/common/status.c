@@ -21,6 +21,7 @@ const char *gs_status_string(gs_status status)
     case GS_ERR_BAD_STATE: return "GS_ERR_BAD_STATE: the kernel found barrier state of another grid or kind";
     case GS_ERR_CHECK_FAILED: return "GS_ERR_CHECK_FAILED: the result differs from the sequential reference";
     case GS_ERR_SMALL_BUFFER: return "GS_ERR_SMALL_BUFFER: the output buffer is too small";
+    case GS_ERR_BUSY: return "GS_ERR_BUSY: the barrier has a launch in flight; collect it first";
     }
     return "unknown gs_status";
 }
@@ -45,9 +46,9 @@ gs_status gs_backend_from_name(const char *name, gs_backend *out)
     return GS_ERR_INVALID_ARGUMENT;
 }
 
-static const char *const algo_names[GS_ALGO_COUNT_] = {
-    "central", "lockfree", "naive", "flip", "tree", "relaunch", "cluster", "cg", "relaunch-graph",
-    "sharded"};
+#define GS_ALGO_NAME_(ID, name, value, text, desc) [value] = text,
+static const char *const algo_names[GS_ALGO_COUNT_] = {GS_PROTOCOLS_ALL(GS_ALGO_NAME_)};
+#undef GS_ALGO_NAME_
 
 const char *gs_algo_name(gs_algo algo)
 {
@@ -60,7 +61,7 @@ gs_status gs_algo_from_name(const char *name, gs_algo *out)
     if (!name || !out)
         return GS_ERR_INVALID_ARGUMENT;
     for (unsigned i = 0; i < GS_ALGO_COUNT_; ++i)
-        if (strcmp(name, algo_names[i]) == 0) {
+        if (algo_names[i] && strcmp(name, algo_names[i]) == 0) {
             *out = (gs_algo)i;
             return GS_OK;
         }

@@ -95,20 +95,26 @@ static void *cpu_mem_native(gs_mem *m) { return m->p; }
 
 /* The relaunch baseline starts a new grid of threads per phase: what ending the
  * kernel costs on this back end. */
+/* The state's abort line, which a broken team raises (team.c). */
+static gs_word *abort_line(void *state)
+{
+    return (gs_word *)state + GS_WORD(GS_LINE_ABORT, 0);
+}
+
 static gs_status cpu_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns)
 {
     gs_cpu_work_args w = {l->state->p, l->a->p, l->b->p, l->c->p, l->params};
     unsigned timeout_ms = l->timeout_ms;
     if (l->algo != GS_ALGO_RELAUNCH)
         return gs_cpu_run_grid(dev, l->groups, l->group_size, gs_cpu_work_kernel, &w, timeout_ms,
-                               elapsed_ns);
+                               abort_line(l->state->p), elapsed_ns);
     double total = 0;
     for (unsigned p = l->params.phase_begin; p < l->params.phase_end; ++p) {
         double ns = 0;
         w.params.phase_begin = p;
         w.params.phase_end = p + 1;
         gs_status s = gs_cpu_run_grid(dev, l->groups, l->group_size, gs_cpu_work_kernel, &w,
-                                      timeout_ms, &ns);
+                                      timeout_ms, NULL, &ns);
         if (s != GS_OK)
             return s;
         total += ns;
@@ -132,22 +138,49 @@ const gs_backend_ops gs_cpu_ops = {
     .mem_read = cpu_mem_read,
     .mem_native = cpu_mem_native,
     .launch = cpu_launch,
+    .collect = gs_cpu_collect,
 };
 
-gs_status gs_cpu_launch(gs_barrier *b, unsigned groups, unsigned group_size,
-                        void (*kernel)(void *arg), void *arg)
+gs_status gs_cpu_collect(gs_device *dev, gs_barrier *b)
 {
-    if (!b || !kernel || groups == 0 || group_size == 0 || group_size > GS_CPU_MAX_GROUP_SIZE)
+    gs_cpu_grid *g = b->pending;
+    b->pending = NULL;
+    return gs_cpu_grid_join(g, &b->elapsed_ns);
+}
+
+gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
+                              void (*kernel)(void *arg), void *arg)
+{
+    if (!b || !kernel)
         return GS_ERR_INVALID_ARGUMENT;
     if (b->dev->ops != &gs_cpu_ops)
         return GS_ERR_UNSUPPORTED;
-    if (groups != b->groups)
+    if (gs_algo_is_host(b->algo))
+        return GS_ERR_UNSUPPORTED;
+    uint64_t items = (uint64_t)groups.x * groups.y * groups.z * group_size.x * group_size.y *
+                     group_size.z;
+    uint64_t size = (uint64_t)group_size.x * group_size.y * group_size.z;
+    if (items == 0 || size > GS_CPU_MAX_GROUP_SIZE)
         return GS_ERR_INVALID_ARGUMENT;
-    if (groups > GS_CPU_MAX_THREADS / group_size)
+    if (items > GS_CPU_MAX_THREADS)
         return GS_ERR_TOO_MANY_GROUPS;
-    gs_status s = gs_barrier_before_launch(b);
-    if (s == GS_OK)
-        s = gs_cpu_run_grid(b->dev, groups, group_size, kernel, arg, b->timeout_ms, NULL);
-    gs_status after = gs_barrier_after_launch(b);
-    return s == GS_OK ? after : s;
+    gs_status s = gs_barrier_begin_launch(b, groups, group_size, 0);
+    if (s != GS_OK)
+        return s;
+    gs_cpu_grid *g = NULL;
+    void *state = b->state->p;
+    if ((s = gs_barrier_clear_ack(b)) == GS_OK)
+        s = gs_cpu_grid_start(b->dev, groups, group_size, kernel, arg, b->timeout_ms,
+                              abort_line(state), &g);
+    if (s != GS_OK)
+        return gs_barrier_end_launch(b, s, -1);
+    b->pending = g;
+    return GS_OK;
+}
+
+gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
+                        void (*kernel)(void *arg), void *arg)
+{
+    gs_status s = gs_cpu_launch_async(b, groups, group_size, kernel, arg);
+    return s == GS_OK ? gs_barrier_collect(b) : s;
 }

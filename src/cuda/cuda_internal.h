@@ -5,22 +5,20 @@
 #ifndef GRIDSYNC_SRC_CUDA_INTERNAL_H
 #define GRIDSYNC_SRC_CUDA_INTERNAL_H
 
+#include "gridsync/protocols.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The host stubs of the built-in kernel, two per protocol (kernel_<algo>.cu, see
+/* The host stubs of the built-in kernel, two per protocol (kernel_<name>.cu, see
  * kernel_algo.cuh: with_compute 1 for the one with the independent work and the split
  * phase), for cudaLaunchKernelExC. */
-const void *gs_cuda_kernel_central(int with_compute);
-const void *gs_cuda_kernel_lockfree(int with_compute);
-const void *gs_cuda_kernel_naive(int with_compute);
-const void *gs_cuda_kernel_flip(int with_compute);
-const void *gs_cuda_kernel_tree(int with_compute);
-const void *gs_cuda_kernel_cluster(int with_compute);
-const void *gs_cuda_kernel_cg(int with_compute);
+#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) const void *gs_cuda_kernel_##name(int with_compute);
+GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_DECL_)
+GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
+#undef GS_CUDA_KERNEL_DECL_
 const void *gs_cuda_kernel_relaunch(int with_compute);
-const void *gs_cuda_kernel_sharded(int with_compute);
 
 #ifdef __cplusplus
 }
@@ -63,17 +61,22 @@ gs_status gs_cuda_kernel_bound(gs_cuda_device *d, const void *kernel, unsigned g
                                size_t shared_bytes, unsigned *out);
 
 /* The cluster size the cluster protocol uses for this grid: GRIDSYNC_CLUSTER_SIZE if
- * set, else the largest of 8, 4, 2 that divides `groups` and keeps groups/size clusters
- * within cudaOccupancyMaxActiveClusters, else 1 (a degenerate cluster per block). */
+ * set, else the largest of 8, 4, 2 that divides the grid's x extent `x_groups` and keeps
+ * groups/size clusters within cudaOccupancyMaxActiveClusters, else 1 (a degenerate
+ * cluster per block). */
 gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned groups,
-                               unsigned group_size, size_t shared_bytes, unsigned *out);
+                               unsigned x_groups, unsigned group_size, size_t shared_bytes,
+                               unsigned *out);
 
-/* Launches `kernel` so that every group is co-resident (refusing the grid with
- * GS_ERR_TOO_MANY_GROUPS otherwise): cooperative launch, plus the cluster dimension
- * for GS_ALGO_CLUSTER. Waits for it; elapsed_ns (may be NULL) gets the event time. */
-gs_status gs_cuda_launch_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
-                                  unsigned groups, unsigned group_size, size_t shared_bytes,
-                                  void **args, cudaStream_t stream, double *elapsed_ns);
+/* Enqueues `kernel` on `stream` so that every group is co-resident (refusing the grid
+ * with GS_ERR_TOO_MANY_GROUPS otherwise): cooperative launch, plus the cluster dimension
+ * (along x, dividing grid.x) for GS_ALGO_CLUSTER. Does not wait. */
+gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
+                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
+                                   void **args, cudaStream_t stream);
+
+/* gs_backend_ops.collect (host_cuda.c). */
+gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b);
 
 extern const gs_backend_ops gs_cuda_ops;
 #endif

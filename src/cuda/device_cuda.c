@@ -169,20 +169,17 @@ gs_status gs_cuda_kernel_bound(gs_cuda_device *d, const void *kernel, unsigned g
 
 static int cuda_algo_supported(const gs_device *dev, gs_algo algo);
 
+#define GS_CUDA_KERNEL_CASE_(ID, name, value, text, desc)                                 \
+    case GS_ALGO_##ID: return gs_cuda_kernel_##name(w);
 const void *gs_cuda_work_kernel(gs_algo algo, int w)
 {
     switch (algo) {
-    case GS_ALGO_CENTRAL: return gs_cuda_kernel_central(w);
-    case GS_ALGO_LOCKFREE: return gs_cuda_kernel_lockfree(w);
-    case GS_ALGO_NAIVE: return gs_cuda_kernel_naive(w);
-    case GS_ALGO_FLIP: return gs_cuda_kernel_flip(w);
-    case GS_ALGO_TREE: return gs_cuda_kernel_tree(w);
-    case GS_ALGO_CLUSTER: return gs_cuda_kernel_cluster(w);
-    case GS_ALGO_CG: return gs_cuda_kernel_cg(w);
-    case GS_ALGO_SHARDED: return gs_cuda_kernel_sharded(w);
+    GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_CASE_)
+    GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_CASE_)
     default: return gs_cuda_kernel_relaunch(w);
     }
 }
+#undef GS_CUDA_KERNEL_CASE_
 
 /* Which of a protocol's two kernels a launch with these parameters needs. */
 static int with_compute(const gs_work_params *prm)
@@ -218,7 +215,7 @@ static int cuda_algo_supported(const gs_device *dev, gs_algo algo)
     switch (algo) {
     case GS_ALGO_CLUSTER: return d->clusters;
     case GS_ALGO_CG: return d->coop;
-    default: return (unsigned)algo < GS_ALGO_COUNT_;
+    default: return (unsigned)algo < GS_ALGO_COUNT_; /* every protocol of the list */
     }
 }
 
@@ -301,16 +298,16 @@ static void *cuda_mem_native(gs_mem *m) { return m->ptr; }
 
 /* ---- launches -------------------------------------------------------------------- */
 
-static void set_grid(cudaLaunchConfig_t *cfg, unsigned groups, unsigned group_size,
-                     size_t shared_bytes, cudaStream_t stream)
+static void set_grid(cudaLaunchConfig_t *cfg, gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
+                     cudaStream_t stream)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->gridDim.x = groups;
-    cfg->gridDim.y = 1;
-    cfg->gridDim.z = 1;
-    cfg->blockDim.x = group_size;
-    cfg->blockDim.y = 1;
-    cfg->blockDim.z = 1;
+    cfg->gridDim.x = grid.x;
+    cfg->gridDim.y = grid.y;
+    cfg->gridDim.z = grid.z;
+    cfg->blockDim.x = block.x;
+    cfg->blockDim.y = block.y;
+    cfg->blockDim.z = block.z;
     cfg->dynamicSmemBytes = shared_bytes;
     cfg->stream = stream;
 }
@@ -332,7 +329,7 @@ static unsigned max_clusters(gs_cuda_device *d, const void *kernel, unsigned gro
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     int n = 0;
-    set_grid(&cfg, groups, group_size, shared_bytes, d->stream);
+    set_grid(&cfg, GS_DIM3_1D(groups), GS_DIM3_1D(group_size), shared_bytes, d->stream);
     memset(&attr, 0, sizeof attr);
     attr.id = cudaLaunchAttributeClusterDimension;
     attr.val.clusterDim.x = cs;
@@ -350,7 +347,8 @@ static unsigned max_clusters(gs_cuda_device *d, const void *kernel, unsigned gro
 }
 
 gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned groups,
-                               unsigned group_size, size_t shared_bytes, unsigned *out)
+                               unsigned x_groups, unsigned group_size, size_t shared_bytes,
+                               unsigned *out)
 {
     static const unsigned sizes[] = {8, 4, 2};
     unsigned forced = env_cluster_size();
@@ -358,7 +356,7 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
     if (!d->clusters)
         return GS_ERR_UNSUPPORTED;
     if (forced) {
-        if (groups % forced != 0)
+        if (x_groups % forced != 0)
             return GS_ERR_INVALID_ARGUMENT;
         if (forced > 1 &&
             groups / forced > max_clusters(d, kernel, groups, group_size, shared_bytes, forced))
@@ -368,8 +366,8 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
     }
     for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
         unsigned cs = sizes[i];
-        if (groups % cs == 0 && groups / cs <= max_clusters(d, kernel, groups, group_size,
-                                                            shared_bytes, cs)) {
+        if (x_groups % cs == 0 && groups / cs <= max_clusters(d, kernel, groups, group_size,
+                                                              shared_bytes, cs)) {
             *out = cs;
             return GS_OK;
         }
@@ -400,13 +398,14 @@ static int launch_refused(cudaError_t e)
            e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidClusterSize;
 }
 
-gs_status gs_cuda_launch_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
-                                  unsigned groups, unsigned group_size, size_t shared_bytes,
-                                  void **args, cudaStream_t stream, double *elapsed_ns)
+gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
+                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
+                                   void **args, cudaStream_t stream)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attrs[2];
     unsigned bound = 0, cs = 1, n = 0;
+    unsigned groups = grid.x * grid.y * grid.z, group_size = block.x * block.y * block.z;
     gs_status s = gs_cuda_kernel_bound(d, kernel, group_size, shared_bytes, &bound);
     if (s != GS_OK)
         return s;
@@ -415,12 +414,12 @@ gs_status gs_cuda_launch_resident(gs_cuda_device *d, const void *kernel, gs_algo
     if (groups > bound)
         return GS_ERR_TOO_MANY_GROUPS;
     if (algo == GS_ALGO_CLUSTER &&
-        (s = gs_cuda_pick_cluster(d, kernel, groups, group_size, shared_bytes, &cs)) != GS_OK)
+        (s = gs_cuda_pick_cluster(d, kernel, groups, grid.x, group_size, shared_bytes, &cs)) != GS_OK)
         return s;
     if (algo == GS_ALGO_CG && !d->coop)
         return GS_ERR_UNSUPPORTED;
 
-    set_grid(&cfg, groups, group_size, shared_bytes, stream);
+    set_grid(&cfg, grid, block, shared_bytes, stream);
     memset(attrs, 0, sizeof attrs);
     int coop_slot = -1;
     if (d->coop && !(cs > 1 && d->cluster_coop == 0)) {
@@ -438,9 +437,7 @@ gs_status gs_cuda_launch_resident(gs_cuda_device *d, const void *kernel, gs_algo
     cfg.attrs = attrs;
     cfg.numAttrs = n;
 
-    cudaError_t e = cudaEventRecord(d->start, stream);
-    if (e == cudaSuccess)
-        e = cudaLaunchKernelExC(&cfg, kernel, args);
+    cudaError_t e = cudaLaunchKernelExC(&cfg, kernel, args);
     if (e != cudaSuccess && cs > 1 && coop_slot >= 0 && d->cluster_coop < 0 && launch_refused(e)) {
         /* The driver does not take the cooperative attribute together with clusters:
          * the cluster bound checked above is the guarantee. */
@@ -452,9 +449,20 @@ gs_status gs_cuda_launch_resident(gs_cuda_device *d, const void *kernel, gs_algo
     } else if (e == cudaSuccess && cs > 1 && coop_slot >= 0) {
         d->cluster_coop = 1;
     }
+    return e == cudaSuccess ? GS_OK : gs_cuda_fail(&d->base, e, "cudaLaunchKernelEx");
+}
+
+/* A built-in kernel, resident, timed and waited for. */
+static gs_status launch_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
+                                 unsigned groups, unsigned group_size, void **args,
+                                 double *elapsed_ns)
+{
+    cudaError_t e = cudaEventRecord(d->start, d->stream);
     if (e != cudaSuccess)
-        return gs_cuda_fail(&d->base, e, "cudaLaunchKernelEx");
-    return timed_wait(d, stream, elapsed_ns);
+        return gs_cuda_fail(&d->base, e, "cudaEventRecord");
+    gs_status s = gs_cuda_enqueue_resident(d, kernel, algo, GS_DIM3_1D(groups),
+                                           GS_DIM3_1D(group_size), 0, args, d->stream);
+    return s == GS_OK ? timed_wait(d, d->stream, elapsed_ns) : s;
 }
 
 /* One plain launch per phase; with `capture`, inside a stream capture. */
@@ -462,7 +470,7 @@ static cudaError_t launch_phases(gs_cuda_device *d, const gs_launch *l, unsigned
                                  unsigned end, void **args, gs_work_params *prm)
 {
     cudaLaunchConfig_t cfg;
-    set_grid(&cfg, l->groups, l->group_size, 0, d->stream);
+    set_grid(&cfg, GS_DIM3_1D(l->groups), GS_DIM3_1D(l->group_size), 0, d->stream);
     for (unsigned p = begin; p < end; ++p) {
         prm->phase_begin = p;
         prm->phase_end = p + 1;
@@ -554,9 +562,8 @@ static gs_status cuda_launch(gs_device *dev, const gs_launch *l, double *elapsed
     case GS_ALGO_RELAUNCH: return launch_relaunch(d, l, args, &prm, elapsed_ns);
     case GS_ALGO_RELAUNCH_GRAPH: return launch_graph(d, l, args, &prm, elapsed_ns);
     default:
-        return gs_cuda_launch_resident(d, gs_cuda_work_kernel(l->algo, with_compute(&prm)), l->algo,
-                                       l->groups, l->group_size,
-                                       0, args, d->stream, elapsed_ns);
+        return launch_resident(d, gs_cuda_work_kernel(l->algo, with_compute(&prm)), l->algo,
+                               l->groups, l->group_size, args, elapsed_ns);
     }
 }
 
@@ -575,4 +582,5 @@ const gs_backend_ops gs_cuda_ops = {
     .mem_read = cuda_mem_read,
     .mem_native = cuda_mem_native,
     .launch = cuda_launch,
+    .collect = gs_cuda_collect,
 };

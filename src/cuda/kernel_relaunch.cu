@@ -1,5 +1,4 @@
-/* The built-in kernel for the relaunch protocol: see kernel_algo.cuh. */
-#define GS_KERNEL_ALGO GS_ALGO_ID_RELAUNCH
-#define GS_KERNEL_NAME gs_work_kernel_relaunch
-#define GS_KERNEL_ACCESSOR gs_cuda_kernel_relaunch
+/* The built-in kernels of the relaunch baselines (no barrier: one phase a launch). */
+#define GS_KERNEL_PROTOCOL relaunch
+#define GS_WORK_NO_BARRIER 1
 #include "kernel_algo.cuh"

@@ -14,6 +14,7 @@ foreach(t cuda_barrier cuda_weak)
   # would not know the user kernels that gs_cuda_launch is handed.
   set_target_properties(${t} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 endforeach()
+target_include_directories(cuda_weak PRIVATE ${PROJECT_SOURCE_DIR}/tests/weaken)
 
 add_test(NAME cuda_barrier COMMAND cuda_barrier)
 set_tests_properties(cuda_barrier PROPERTIES LABELS "cuda" TIMEOUT 600 SKIP_RETURN_CODE 77)

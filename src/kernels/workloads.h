@@ -4,12 +4,46 @@
  * consecutive phases. A launch runs a range of phases: all of them with a barrier
  * protocol, one per launch for the relaunch baseline. A resident group runs every
  * logical group congruent to it, so a grid larger than the device still computes the
- * same result (virtual groups). Needs gridsync/barrier.h first. */
+ * same result (virtual groups). Needs gridsync/barrier.h first.
+ *
+ * Which barrier a kernel runs, as a user's kernel says it:
+ *   GS_WORK_PROTOCOL=<name>  one protocol by name (gs_sync_<name>): CUDA's kernels and
+ *                            OpenCL's builds, one per protocol;
+ *   GS_WORK_NO_BARRIER       none: the relaunch baselines' kernels, one phase a launch;
+ *   neither                  the run-time dispatch (gs_sync): the cpu back end's kernel. */
 #ifndef GRIDSYNC_WORKLOADS_H
 #define GRIDSYNC_WORKLOADS_H
 
 #include "gridsync/barrier.h"
 #include "work.h"
+
+#define GS_WORK_CAT_(a, b) a##b
+#define GS_WORK_CAT(a, b) GS_WORK_CAT_(a, b)
+#if defined(GS_WORK_NO_BARRIER)
+GS_DEVICE gs_grid gs_work_begin(GS_GLOBAL gs_word *state)
+{
+    gs_grid g;
+    g.state = state;
+    g.episode = 0u;
+    g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE; /* never synchronizes: one phase a launch */
+    g.aux = 0u;
+    g.share = 0u;
+    return g;
+}
+#define gs_work_sync(g) gs_token_initial(g).why
+#define gs_work_arrive(g) gs_token_initial(g)
+#define gs_work_wait(g, t) ((t).why)
+#elif defined(GS_WORK_PROTOCOL)
+#define gs_work_begin GS_WORK_CAT(gs_grid_begin_, GS_WORK_PROTOCOL)
+#define gs_work_sync GS_WORK_CAT(gs_sync_, GS_WORK_PROTOCOL)
+#define gs_work_arrive GS_WORK_CAT(gs_arrive_, GS_WORK_PROTOCOL)
+#define gs_work_wait GS_WORK_CAT(gs_wait_token_, GS_WORK_PROTOCOL)
+#else
+#define gs_work_begin gs_grid_begin
+#define gs_work_sync gs_sync
+#define gs_work_arrive gs_arrive
+#define gs_work_wait gs_wait_token
+#endif
 
 /* A 32-bit integer mix (the "lowbias32" constants): values no group can guess. */
 GS_DEVICE gs_u32 gs_mix(gs_u32 x)
@@ -151,12 +185,12 @@ GS_DEVICE gs_u32 gs_barrier_with_compute(gs_grid *g, const gs_work_params *prm, 
                                          GS_GLOBAL gs_word *c)
 {
     if (prm->split) {
-        gs_token t = gs_arrive(g);
-        gs_compute(prm, p, g->lid, c);
-        return gs_wait_token(g, t);
+        gs_token t = gs_work_arrive(g);
+        gs_compute(prm, p, gs_local_id(), c);
+        return gs_work_wait(g, t);
     }
-    gs_compute(prm, p, g->lid, c);
-    return gs_sync(g);
+    gs_compute(prm, p, gs_local_id(), c);
+    return gs_work_sync(g);
 }
 
 /* The body of the built-in kernel of every back end. With `with_compute` 0 (a constant)
@@ -168,10 +202,11 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
                                    GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
                                    gs_work_params prm, int with_compute)
 {
-    gs_grid g = gs_grid_begin(state);
+    gs_grid g = gs_work_begin(state);
+    gs_u32 group = gs_group_id(), groups = gs_num_groups();
     /* The faults `gridsync check` and the fault tests provoke: the last group never
      * arrives, or arrives at one barrier fewer than the others. */
-    int faulty = g.group + 1u == g.groups && g.groups > 1u;
+    int faulty = group + 1u == groups && groups > 1u;
     if (faulty && prm.work == GS_WORK_FAULT_EXIT)
         return;
     /* The barrier-only program does nothing between barriers, not even the phase loop's
@@ -179,21 +214,21 @@ GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a
      * runs per episode costs about 8 ns of the barrier's time (docs/performance.md). */
     if (prm.work == GS_WORK_EMPTY && (!with_compute || (prm.compute == 0u && !prm.split))) {
         for (gs_u32 p = prm.phase_begin + 1u; p < prm.phase_end; ++p)
-            if (gs_sync(&g) != GS_ABORT_NONE)
+            if (gs_work_sync(&g) != GS_ABORT_NONE)
                 return;
         return;
     }
     for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
         int skip = faulty && prm.work == GS_WORK_FAULT_SKIP && p == prm.phase_begin + 1u;
         if (p != prm.phase_begin && !skip) {
-            if ((with_compute ? gs_barrier_with_compute(&g, &prm, p, c) : gs_sync(&g)) !=
+            if ((with_compute ? gs_barrier_with_compute(&g, &prm, p, c) : gs_work_sync(&g)) !=
                 GS_ABORT_NONE)
                 return;
         } else if (with_compute && p != 0u) {
-            gs_compute(&prm, p, g.lid, c); /* relaunch: the launch boundary is the barrier */
+            gs_compute(&prm, p, gs_local_id(), c); /* relaunch: the launch boundary is the barrier */
         }
-        for (gs_u32 lg = g.group; lg < prm.logical_groups; lg += g.groups)
-            gs_work_phase(&prm, p, lg, g.lid, g.lsize, a, b, c);
+        for (gs_u32 lg = group; lg < prm.logical_groups; lg += groups)
+            gs_work_phase(&prm, p, lg, gs_local_id(), gs_local_size(), a, b, c);
     }
 }
 

@@ -8,10 +8,10 @@
  * A library built with GS_WEAKEN_* passes the same definitions to the device build.
  *
  * One build per protocol, as the CUDA back end has one kernel per protocol: with
- * -DGS_ONLY_ALGO=<id> (gridsync/barrier.h) a program holds that protocol alone, so no
- * barrier sits inside a run-time switch, which PoCL 3.1's work-group compiler gets
- * wrong (it runs the representative's `lid == 0` arrival on every work-item) and takes
- * minutes to compile. The relaunch build (no protocol at all) is made at open, where
+ * -DGS_WORK_PROTOCOL=<name> (src/kernels/workloads.h) the built-in kernel calls
+ * gs_sync_<name>, so no barrier sits inside a run-time switch, which PoCL 3.1's
+ * work-group compiler gets wrong (it runs the representative's `lid == 0` arrival on
+ * every work-item) and takes minutes to compile. The relaunch build (no protocol at all) is made at open, where
  * the ordering is chosen and the calibration kernel lives; each protocol's at its
  * first launch, with the options that worked. PoCL caches every binary under
  * POCL_CACHE_DIR. */
@@ -26,6 +26,9 @@
 #define GS_CL_STR(x) GS_CL_STR_(x)
 
 static const char gs_cl_weaken_options[] = ""
+#if defined(GS_TEST_HOOKS)
+                                           " -DGS_TEST_HOOKS=1"
+#endif
 #if defined(GS_WEAKEN_ORDER)
                                            " -DGS_WEAKEN_ORDER=" GS_CL_STR(GS_WEAKEN_ORDER)
 #endif
@@ -96,17 +99,36 @@ static void release_variant(gs_cl_variant *v)
 /* Outcome of one attempt: built, failed to compile (try the next), or a native error. */
 enum { GS_TRY_BUILT, GS_TRY_REJECTED, GS_TRY_ERROR };
 
+/* The definition that makes the built-in kernel run `algo`'s barrier. */
+static const char *protocol_option(unsigned algo)
+{
+    switch (algo) {
+#define GS_CL_PROTOCOL_CASE_(ID, name, value, text, desc)                                   \
+    case GS_ALGO_##ID: return "-DGS_WORK_PROTOCOL=" #name;
+    GS_PROTOCOLS_SHARED(GS_CL_PROTOCOL_CASE_)
+#undef GS_CL_PROTOCOL_CASE_
+    default: return "-DGS_WORK_NO_BARRIER=1"; /* relaunch: one phase a launch */
+    }
+}
+
 /* Builds the program for protocol `algo` with `options` into *v. */
 static int try_build(gs_cl_device *d, unsigned algo, const char *options, gs_cl_variant *v,
                      cl_int *build_err)
 {
-    const char *sources[2] = {gs_cl_program_source, gs_cl_calibrate_source};
-    char all[sizeof d->build_options + 32];
+#ifdef GS_TEST_HOOKS
+    const char *sources[] = {gs_cl_shim_source, gs_cl_hooks_source, gs_cl_protocol_source,
+                             gs_cl_work_source, gs_cl_calibrate_source};
+#else
+    const char *sources[] = {gs_cl_shim_source, gs_cl_protocol_source, gs_cl_work_source,
+                             gs_cl_calibrate_source};
+#endif
+    char all[sizeof d->build_options + 48];
     cl_int err = CL_SUCCESS;
 
-    snprintf(all, sizeof all, "%s -DGS_ONLY_ALGO=%u", options, algo);
+    snprintf(all, sizeof all, "%s %s", options, protocol_option(algo));
     v->tried = 1;
-    v->program = clCreateProgramWithSource(d->ctx, 2, sources, NULL, &err);
+    v->program = clCreateProgramWithSource(d->ctx, sizeof sources / sizeof *sources, sources, NULL,
+                                           &err);
     if (v->program == NULL || err != CL_SUCCESS) {
         v->program = NULL;
         v->status = gs_cl_fail(&d->base, err, "clCreateProgramWithSource");

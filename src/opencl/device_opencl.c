@@ -332,4 +332,5 @@ const gs_backend_ops gs_opencl_ops = {
     .mem_read = cl_mem_read,
     .mem_native = cl_mem_native,
     .launch = cl_launch,
+    .collect = gs_cl_collect,
 };

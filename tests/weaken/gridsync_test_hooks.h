@@ -1,13 +1,16 @@
-/* gridsync/weaken.h - deliberately broken protocols, to prove the tests can fail.
+/* tests/weaken/gridsync_test_hooks.h - deliberately broken protocols, to prove the
+ * tests can fail.
  *
- * Never defined in a normal build. The test suite builds the library a second time
- * with one of these and expects its checks to fail:
+ * Not part of the library: gridsync/grid.h includes it only where GS_TEST_HOOKS is
+ * defined, which the test suite's weakened builds do (with this folder on the include
+ * path; the OpenCL program gets its text embedded after the shim). They build the
+ * library again with one of these and expect its checks to fail:
  *   GS_WEAKEN_ORDER  every acquire and release becomes relaxed, fences vanish;
  *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early (naive, whose
  *                    arrivals are work-items: one group's arrivals early).
  */
-#ifndef GRIDSYNC_WEAKEN_H
-#define GRIDSYNC_WEAKEN_H
+#ifndef GRIDSYNC_TEST_HOOKS_H
+#define GRIDSYNC_TEST_HOOKS_H
 
 #if defined(GS_WEAKEN_ORDER) && GS_WEAKEN_ORDER
 #undef gs_load_acquire

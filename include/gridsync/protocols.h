@@ -1,0 +1,49 @@
+/* gridsync/protocols.h - the one list of gridsync's protocols.
+ *
+ * Everything that names a protocol is generated from these X-macros: the device ids
+ * (gridsync/state.h), the host's enum gs_algo and its names (gridsync.h, status.c), the
+ * per-protocol device API gs_grid_begin_<p> / gs_sync_<p> / gs_arrive_<p> /
+ * gs_wait_token_<p> (gridsync/barrier.h), the run-time dispatch of gs_sync, which back
+ * end runs which protocol, the built-in kernels and the OpenCL embed list (CMake reads
+ * GS_PROTOCOLS_SHARED below). tests/test_protocol_list.c checks the rest against it.
+ *
+ * Columns: X(ID, name, value, "text name", "description"): ID makes GS_ALGO_<ID> and
+ * GS_ALGO_ID_<ID>, name the functions and the file barrier_<name>.h (.cuh), value is the
+ * stable number, the text name is what gs_algo_name() and the CLI say.
+ * Plain C preprocessor, so OpenCL C reads it too. */
+#ifndef GRIDSYNC_PROTOCOLS_H
+#define GRIDSYNC_PROTOCOLS_H
+
+/* Written once in the common subset of C11, CUDA C and OpenCL C (barrier_<name>.h): they
+ * run on every back end. In dependency order (tree builds on flip). */
+#define GS_PROTOCOLS_SHARED(X)                                                        \
+    X(CENTRAL, central, 0, "central", "thesis CB: one counter, every group polls it")  \
+    X(LOCKFREE, lockfree, 1, "lockfree", "Xiao & Feng / thesis DCB: flags and a master") \
+    X(NAIVE, naive, 2, "naive", "blog globalSync1: one atomic per work-item")           \
+    X(FLIP, flip, 3, "flip", "never-reset counter with a flip bit")                     \
+    X(TREE, tree, 4, "tree", "two-level flip counters")                                 \
+    X(SHARDED, sharded, 9, "sharded", "central over K counters polled in parallel")
+
+/* CUDA only (barrier_<name>.cuh). */
+#define GS_PROTOCOLS_CUDA(X)                                                          \
+    X(CLUSTER, cluster, 6, "cluster", "Hopper cluster barrier, one arrival a cluster") \
+    X(CG, cg, 7, "cg", "cooperative_groups grid.sync(): cannot time out")
+
+/* No device protocol of its own: the host ends the kernel between phases (built-in
+ * programs only), or chooses a protocol for the grid. */
+#define GS_PROTOCOLS_HOST(X)                                                          \
+    X(RELAUNCH, relaunch, 5, "relaunch", "end the kernel, launch the next")           \
+    X(RELAUNCH_GRAPH, relaunch_graph, 8, "relaunch-graph", "relaunch in a CUDA graph") \
+    X(AUTO, auto, 10, "auto", "flip or tree, the faster one for the grid")
+
+#define GS_PROTOCOLS_ALL(X) GS_PROTOCOLS_SHARED(X) GS_PROTOCOLS_CUDA(X) GS_PROTOCOLS_HOST(X)
+
+/* The number of values: one more than the largest. */
+#define GS_PROTOCOL_VALUES 11
+
+/* `auto` chooses between these two (at most a two-way choice on the device): flip up to
+ * GS_AUTO_FLIP_PER_CU groups per compute unit, the tree above (docs/performance.md:
+ * flip is fastest at 1 and 2 blocks of 256 per SM on H100 and H200, the tree from 4). */
+#define GS_AUTO_FLIP_PER_CU 2u
+
+#endif
