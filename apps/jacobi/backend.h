@@ -41,6 +41,11 @@ extern const gsj_backend gsj_cuda_backend;
 /* The methods no gridsync barrier runs: the app's own baselines. */
 int gsj_is_baseline(gs_algo method);
 
+/* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
+ * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
+ * made at gs_barrier_create). */
+int gsj_protocol_runs(gs_device *dev, gs_algo algo);
+
 /* A barrier for the configuration's protocol (AUTO included) and grid, with its
  * timeout; records the protocol that runs and the state's size in the result. */
 gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out);

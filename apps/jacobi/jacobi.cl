@@ -22,12 +22,10 @@
         }                                                                                    \
     }
 
-GSJ_CL_PERSISTENT(central)
-GSJ_CL_PERSISTENT(lockfree)
-GSJ_CL_PERSISTENT(naive)
-GSJ_CL_PERSISTENT(flip)
-GSJ_CL_PERSISTENT(tree)
-GSJ_CL_PERSISTENT(sharded)
+/* One per protocol of gridsync's list (gridsync/protocols.h, in the device source), and
+ * auto; the host names them gsj_persistent_<name>. */
+#define GSJ_CL_PERSISTENT_X(ID, name, value, text, desc) GSJ_CL_PERSISTENT(name)
+GS_PROTOCOLS_SHARED(GSJ_CL_PERSISTENT_X)
 GSJ_CL_PERSISTENT(auto)
 
 /* The relaunch baseline: one iteration per launch. */

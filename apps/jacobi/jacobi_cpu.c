@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <time.h>
 
 #include "gridsync/cpu.h"
@@ -38,31 +39,16 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
             b = swap;                                                                        \
         }                                                                                    \
     }
-
-GSJ_CPU_PERSISTENT(central)
-GSJ_CPU_PERSISTENT(lockfree)
-GSJ_CPU_PERSISTENT(naive)
-GSJ_CPU_PERSISTENT(flip)
-GSJ_CPU_PERSISTENT(tree)
-GSJ_CPU_PERSISTENT(sharded)
+/* One per protocol of gridsync's list (gridsync/protocols.h), and auto. */
+#define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) GSJ_CPU_PERSISTENT(name)
+GS_PROTOCOLS_SHARED(GSJ_CPU_PERSISTENT_X)
 GSJ_CPU_PERSISTENT(auto)
 
-/* The relaunch baseline's kernel: one iteration, no barrier. */
-static void step(void *arg)
-{
-    const cpu_job *job = arg;
-    gsj_sweep(job->a, job->b, job->n, first_cell(), all_cells());
-}
-
+#define GSJ_CPU_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, persistent_##name},
 static const struct {
     gs_algo algo;
     void (*kernel)(void *);
-} persistent[] = {
-    {GS_ALGO_CENTRAL, persistent_central}, {GS_ALGO_LOCKFREE, persistent_lockfree},
-    {GS_ALGO_NAIVE, persistent_naive},     {GS_ALGO_FLIP, persistent_flip},
-    {GS_ALGO_TREE, persistent_tree},       {GS_ALGO_SHARDED, persistent_sharded},
-    {GS_ALGO_AUTO, persistent_auto},
-};
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto}};
 
 static void (*persistent_of(gs_algo method))(void *)
 {
@@ -72,9 +58,38 @@ static void (*persistent_of(gs_algo method))(void *)
     return NULL;
 }
 
+/* The relaunch baseline: a plain launch per iteration, as a user without a barrier
+ * writes one on a CPU: a thread per work-item, started, then joined. Not through
+ * gs_cpu_launch, which is for kernels that use their barrier (it reports one that never
+ * touched the state as GS_ERR_BAD_STATE). */
+typedef struct plain_item {
+    const cpu_job *job;
+    unsigned first, stride;
+} plain_item;
+
+static int plain_step(void *p)
+{
+    const plain_item *it = p;
+    gsj_sweep(it->job->a, it->job->b, it->job->n, it->first, it->stride);
+    return 0;
+}
+
+static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *threads, plain_item *it)
+{
+    unsigned started = 0;
+    for (; started < items; ++started) {
+        it[started] = (plain_item){job, started, items};
+        if (thrd_create(&threads[started], plain_step, &it[started]) != thrd_success)
+            break;
+    }
+    for (unsigned i = 0; i < started; ++i)
+        thrd_join(threads[i], NULL);
+    return started == items ? GS_OK : GS_ERR_NATIVE;
+}
+
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
-    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gs_algo_supported(dev, method));
+    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gsj_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -84,13 +99,15 @@ static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_s
 }
 
 typedef struct cpu_impl {
-    gs_barrier *bar;
+    gs_barrier *bar; /* the persistent kernels' */
     float *a, *b;
+    thrd_t *threads; /* relaunch: one per work-item */
+    plain_item *items;
 } cpu_impl;
 
 static gs_status cpu_open(gsj_session *s)
 {
-    size_t cells = (size_t)s->cfg->n * s->cfg->n;
+    size_t cells = (size_t)s->cfg->n * s->cfg->n, items = (size_t)s->cfg->groups * s->cfg->group_size;
     cpu_impl *m = calloc(1, sizeof *m);
     if (m == NULL)
         return GS_ERR_OUT_OF_MEMORY;
@@ -101,10 +118,13 @@ static gs_status cpu_open(gsj_session *s)
         return GS_ERR_OUT_OF_MEMORY;
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
-    /* gs_cpu_launch is the cpu back end's only launch and takes a barrier; the step
-     * kernel never waits at it, so its protocol does not matter. */
-    gs_status st = gs_barrier_create(s->dev, GS_ALGO_CENTRAL, s->cfg->groups, &m->bar);
-    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_barrier_create(%u groups)", s->cfg->groups);
+    unsigned bound = 0; /* as many threads as a gridsync launch may have */
+    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK || s->cfg->groups > bound)
+        return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS, "%u groups of %u: more threads than the cpu back end runs",
+                        s->cfg->groups, s->cfg->group_size);
+    m->threads = malloc(items * sizeof *m->threads);
+    m->items = malloc(items * sizeof *m->items);
+    return m->threads && m->items ? GS_OK : GS_ERR_OUT_OF_MEMORY;
 }
 
 static double now_ns(void)
@@ -120,24 +140,25 @@ static gs_status cpu_run(gsj_session *s, double *ns)
     cpu_impl *m = s->impl;
     size_t bytes = (size_t)c->n * c->n * sizeof(float);
     void *state = NULL;
-    gs_status st = gs_barrier_native(m->bar, &state);
+    gs_status st = m->bar ? gs_barrier_native(m->bar, &state) : GS_OK;
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_barrier_native");
     memcpy(m->a, s->initial, bytes); /* the edges must be in both */
     memcpy(m->b, s->initial, bytes);
     cpu_job job = {state, m->a, m->b, c->n, c->iters};
-    gs_dim3 groups = GS_DIM3_1D(c->groups), size = GS_DIM3_1D(c->group_size);
     double t0 = now_ns();
     if (c->method == GS_ALGO_RELAUNCH) {
         for (unsigned t = 0; st == GS_OK && t < c->iters; ++t) {
-            st = gs_cpu_launch(m->bar, groups, size, step, &job);
+            st = plain_launch(&job, c->groups * c->group_size, m->threads, m->items);
             float *swap = job.a;
             job.a = job.b;
             job.b = swap;
         }
-    } else {
-        st = gs_cpu_launch(m->bar, groups, size, persistent_of(c->method), &job);
+        *ns = now_ns() - t0;
+        return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
     }
+    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), persistent_of(c->method),
+                       &job);
     *ns = now_ns() - t0;
     return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
 }
@@ -159,6 +180,8 @@ static void cpu_close(gsj_session *s)
         gs_barrier_destroy(m->bar);
     free(m->a);
     free(m->b);
+    free(m->threads);
+    free(m->items);
     free(m);
     s->impl = NULL;
 }

@@ -14,16 +14,13 @@
 
 typedef void (*persistent_fn)(gs_word *, float *, float *, unsigned, unsigned);
 
+#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, gsj_persistent<gsj_##name>},
 static const struct {
     gs_algo algo;
     persistent_fn kernel;
-} persistent[] = {
-    {GS_ALGO_CENTRAL, gsj_persistent<gsj_central>}, {GS_ALGO_LOCKFREE, gsj_persistent<gsj_lockfree>},
-    {GS_ALGO_NAIVE, gsj_persistent<gsj_naive>},     {GS_ALGO_FLIP, gsj_persistent<gsj_flip>},
-    {GS_ALGO_TREE, gsj_persistent<gsj_tree>},       {GS_ALGO_SHARDED, gsj_persistent<gsj_sharded>},
-    {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},       {GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
-    {GS_ALGO_CG, gsj_persistent<gsj_cg>},
-};
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
+                  {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},
+                  {GS_ALGO_CG, gsj_persistent<gsj_cg>}};
 
 /* The kernel a method runs (the one-iteration kernel for the relaunch baselines). */
 static const void *kernel_of(gs_algo method)
@@ -40,7 +37,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 {
     if (kernel_of(method) == NULL)
         return 0;
-    return gsj_is_baseline(method) || gs_algo_supported(dev, method);
+    return gsj_is_baseline(method) || gsj_protocol_runs(dev, method);
 }
 
 static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)

@@ -32,14 +32,13 @@
         __device__ gs_u32 sync() { return gs_sync_##p(&g); }                                 \
     };
 
-GSJ_GRIDSYNC_POLICY(central)
-GSJ_GRIDSYNC_POLICY(lockfree)
-GSJ_GRIDSYNC_POLICY(naive)
-GSJ_GRIDSYNC_POLICY(flip)
-GSJ_GRIDSYNC_POLICY(tree)
-GSJ_GRIDSYNC_POLICY(sharded)
-GSJ_GRIDSYNC_POLICY(auto)
+/* One per protocol of gridsync's shared list (gridsync/protocols.h), cluster and auto.
+ * (gridsync's own cg, gs_sync_cg, is not used: the cg baseline is written below as a
+ * user writes it.) */
+#define GSJ_GRIDSYNC_POLICY_X(ID, name, value, text, desc) GSJ_GRIDSYNC_POLICY(name)
+GS_PROTOCOLS_SHARED(GSJ_GRIDSYNC_POLICY_X)
 GSJ_GRIDSYNC_POLICY(cluster)
+GSJ_GRIDSYNC_POLICY(auto)
 
 /* The vendor's grid barrier as a user writes it: the grid group taken once, sync()
  * between iterations. It cannot fail (nor time out). */

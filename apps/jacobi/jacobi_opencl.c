@@ -13,15 +13,12 @@
 
 extern const char gsj_cl_source[]; /* jacobi_step.h + jacobi.cl, embedded at build time */
 
+/* jacobi.cl's persistent kernels, from the same protocol list. */
+#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, "gsj_persistent_" #name},
 static const struct {
     gs_algo algo;
     const char *kernel;
-} persistent[] = {
-    {GS_ALGO_CENTRAL, "gsj_persistent_central"}, {GS_ALGO_LOCKFREE, "gsj_persistent_lockfree"},
-    {GS_ALGO_NAIVE, "gsj_persistent_naive"},     {GS_ALGO_FLIP, "gsj_persistent_flip"},
-    {GS_ALGO_TREE, "gsj_persistent_tree"},       {GS_ALGO_SHARDED, "gsj_persistent_sharded"},
-    {GS_ALGO_AUTO, "gsj_persistent_auto"},
-};
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto"}};
 
 static const char *persistent_of(gs_algo method)
 {
@@ -35,7 +32,7 @@ static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GS_ALGO_RELAUNCH)
         return 1;
-    return persistent_of(method) != NULL && gs_algo_supported(dev, method);
+    return persistent_of(method) != NULL && gsj_protocol_runs(dev, method);
 }
 
 static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)

@@ -11,6 +11,13 @@ int gsj_is_baseline(gs_algo method)
     return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
 }
 
+int gsj_protocol_runs(gs_device *dev, gs_algo algo)
+{
+    if (algo == GS_ALGO_AUTO)
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return !gsj_is_baseline(algo) && gs_algo_supported(dev, algo);
+}
+
 gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
 {
     if (s->result->error[0] == '\0') { /* the first failure is the cause */

@@ -23,6 +23,9 @@ typedef struct cli_options {
     unsigned timeout_ms;  /* 0 = library default */
     int quick;
     const char *csv, *json, *plot;
+    int takes_auto;       /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
+                             creation, so gs_algo_supported does not list it) where flip
+                             and tree run */
 } cli_options;
 
 /* One measured configuration: a row of every table. */

@@ -151,6 +151,14 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
     return 0;
 }
 
+/* Whether protocol a runs on the device for this experiment. */
+static int algo_runs(const cli_options *o, gs_device *dev, gs_algo a)
+{
+    if (a == GS_ALGO_AUTO && o->takes_auto)
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return gs_algo_supported(dev, a);
+}
+
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 {
     gs_status s = gs_device_open(o->backend, o->device, dev);
@@ -164,7 +172,7 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
     if (!o->algo_all) {
         unsigned runs = 0;
         for (unsigned i = 0; i < o->n_algos; ++i)
-            runs += gs_algo_supported(*dev, (gs_algo)o->algos[i]) ? 1u : 0u;
+            runs += algo_runs(o, *dev, (gs_algo)o->algos[i]) ? 1u : 0u;
         if (runs == 0) {
             fprintf(stderr, "gridsync: none of the protocols named runs on the %s back end\n",
                     gs_backend_name(info->backend));
@@ -182,7 +190,7 @@ unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
         int named = o->algo_all;
         for (unsigned i = 0; i < o->n_algos; ++i)
             named |= o->algos[i] == a;
-        if (named && gs_algo_supported(dev, (gs_algo)a))
+        if (named && algo_runs(o, dev, (gs_algo)a))
             out[n++] = (gs_algo)a;
         else if (named && !o->algo_all)
             fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));
