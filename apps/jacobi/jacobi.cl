@@ -10,15 +10,12 @@
     __kernel void gsj_persistent_##p(__global gs_word *state, __global float *a,             \
                                      __global float *b, uint n, uint iters)                  \
     {                                                                                        \
-        uint first = (uint)get_global_id(0), stride = (uint)get_global_size(0);              \
         gs_grid g = gs_grid_begin_##p(state);                                                \
         for (uint t = 0u;; ++t) {                                                            \
-            gsj_sweep(a, b, n, first, stride);                                               \
+            gsj_sweep(t % 2u ? b : a, t % 2u ? a : b, n, (uint)get_global_id(0),             \
+                      (uint)get_global_size(0));                                             \
             if (t + 1u == iters || gs_sync_##p(&g) != 0u)                                    \
                 return; /* done, or a wait gave up: the launch reports it */                 \
-            __global float *swap = a;                                                        \
-            a = b;                                                                           \
-            b = swap;                                                                        \
         }                                                                                    \
     }
 

@@ -28,15 +28,12 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
     static void persistent_##p(void *arg)                                                    \
     {                                                                                        \
         const cpu_job *job = arg;                                                            \
-        float *a = job->a, *b = job->b;                                                      \
         gs_grid g = gs_grid_begin_##p(job->state);                                           \
         for (unsigned t = 0;; ++t) {                                                         \
-            gsj_sweep(a, b, job->n, first_cell(), all_cells());                              \
+            gsj_sweep(t % 2u ? job->b : job->a, t % 2u ? job->a : job->b, job->n,            \
+                      first_cell(), all_cells());                                            \
             if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
                 return; /* done, or a wait gave up: the launch reports it */                 \
-            float *swap = a;                                                                 \
-            a = b;                                                                           \
-            b = swap;                                                                        \
         }                                                                                    \
     }
 /* One per protocol of gridsync's list (gridsync/protocols.h), and auto. */

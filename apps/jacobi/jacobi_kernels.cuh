@@ -53,20 +53,20 @@ struct gsj_cg {
 };
 
 /* Every iteration in one launch, a barrier between two (none after the last: the
- * kernel's end orders it). 1-D grid of 1-D blocks. */
+ * kernel's end orders it). 1-D grid of 1-D blocks. The parameters are never assigned
+ * and the indices are read again each iteration: they stay in the constant bank and
+ * special registers instead of taking registers across the barrier, where the
+ * barrier's own state needs them (32 per thread at 8 blocks of 256 per SM). */
 template <class Barrier>
 __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
     gsj_persistent(gs_word *state, float *a, float *b, unsigned n, unsigned iters)
 {
-    unsigned first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     Barrier bar(state);
     for (unsigned t = 0;; ++t) {
-        gsj_sweep(a, b, n, first, stride);
+        gsj_sweep(t % 2u ? b : a, t % 2u ? a : b, n, blockIdx.x * blockDim.x + threadIdx.x,
+                  gridDim.x * blockDim.x);
         if (t + 1u == iters || bar.sync() != 0u)
             return; /* done, or a wait gave up: the launch reports it */
-        float *swap = a;
-        a = b;
-        b = swap;
     }
 }
 
