@@ -58,7 +58,8 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_
     gs_status st = gs_cuda_ordinal(dev, &ordinal);
     if (st != GS_OK)
         return st;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) != cudaSuccess ||
+    if (cudaSetDevice(ordinal) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
         cudaGetLastError();
         return GS_ERR_NATIVE;

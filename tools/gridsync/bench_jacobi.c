@@ -29,8 +29,11 @@ static unsigned default_sizes(const gs_device_info *d, const cli_options *o, jsi
     static const jsize host[] = {{64, 50}}; /* cpu, PoCL: seconds on 2 cores */
     const jsize *list = d->is_gpu ? (o->quick ? gpu_quick : gpu) : host;
     unsigned n = d->is_gpu ? (o->quick ? 2u : 4u) : 1u;
-    for (unsigned i = 0; i < n; ++i)
+    for (unsigned i = 0; i < n; ++i) {
         out[i] = list[i];
+        if (o->iters) /* --iters T: the default sides, T iterations each */
+            out[i].iters = o->iters;
+    }
     return n;
 }
 

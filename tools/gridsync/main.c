@@ -15,7 +15,7 @@ static void usage(FILE *f)
             "                    relaunch-graph\n"
             "  --groups LIST     --block N      --iters N      --iters-list LIST\n"
             "  --compute LIST    (split: multiply-adds per work-item per barrier, >= 1)\n"
-            "  --sizes N:T,...   (jacobi: N x N grid, T iterations)\n"
+            "  --sizes N:T,...   (jacobi: N x N grid, T iterations; --iters T: default N's)\n"
             "  --repeats N (median of N, default 5)   --timeout-ms N   --quick\n"
             "  --csv FILE  --json FILE  --plot FILE.png\n"
             "A table goes to stdout, progress to stderr. Exit status: 0 all passed, 1 a check\n"
