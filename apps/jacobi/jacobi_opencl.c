@@ -95,7 +95,7 @@ static cl_int set_args(cl_kernel k, cl_uint count, const size_t *sizes, const vo
 }
 
 /* Arguments that do not change between runs: the relaunch steps alternate buffers by
- * kernel (a -> b, b -> a), the persistent kernel swaps them itself. */
+ * kernel (a -> b, b -> a), the persistent kernel picks them by parity. */
 static gs_status kernel_args(gsj_session *s, cl_impl *m)
 {
     cl_uint n = s->cfg->n, iters = s->cfg->iters;
