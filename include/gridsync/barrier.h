@@ -62,13 +62,15 @@ GS_DEVICE gs_token gs_token_initial(const gs_grid *g)
     return t;
 }
 
-/* After an episode: a launch that does not match its state is reported to the host (a
- * state without the magic may be anything: not written, the host sees no acknowledgement). */
+/* After an episode. (A launch that does not match its state raised the abort when it
+ * began, gs_grid_open: nothing of it in the user's loop.) */
 GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
 {
-    if (arrival_why == GS_ABORT_BAD_GRID && gs_local_first())
-        gs_raise_abort(g, arrival_why);
-    ++g->episode;
+    (void)arrival_why;
+    /* In shared memory the representative counts for the group; the others read the
+     * count only after the next episode's group barrier (each protocol's arrival) */
+    if (!GS_GRID_IN_SHARED || gs_local_first())
+        ++gs_f(g)->episode;
     return why;
 }
 
@@ -77,10 +79,10 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
 #define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                               \
     GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)                       \
     {                                                                                      \
-        gs_grid g = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID);                 \
-        if (gs_launch_bad(&g) == GS_ABORT_NONE)                                            \
-            gs_##name##_setup(&g);                                                         \
-        return g;                                                                          \
+        gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID);          \
+        if (gs_bad_of(f.aux) == GS_ABORT_NONE)                                             \
+            gs_##name##_setup(&f);                                                         \
+        return gs_grid_publish(&f);                                                        \
     }                                                                                      \
     GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                        \
     {                                                                                      \
@@ -110,20 +112,27 @@ GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
 
 /* ---- auto: flip or tree, as the host chose --------------------------------------- */
 
+/* The host's choice, kept in aux (GS_AUX_TREE): no register of its own. */
+GS_DEVICE int gs_auto_tree(const gs_grid *g) { return (gs_f(g)->aux & GS_AUX_TREE) != 0u; }
+
 GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
 {
-    gs_grid g = gs_grid_open(state, GS_ALGO_ID_FLIP, GS_ALGO_ID_TREE);
-    if (g.algo == GS_ALGO_ID_TREE)
-        gs_tree_setup(&g);
-    else if (g.algo == GS_ALGO_ID_FLIP)
-        gs_flip_setup(&g);
-    return g;
+    gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_FLIP, GS_ALGO_ID_TREE);
+    if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
+        if (gs_load_relaxed(&state[GS_HDR_ALGO]) == GS_ALGO_ID_TREE) {
+            gs_tree_setup(&f);
+            f.aux |= GS_AUX_TREE;
+        } else {
+            gs_flip_setup(&f);
+        }
+    }
+    return gs_grid_publish(&f);
 }
 GS_DEVICE gs_token gs_arrive_auto(gs_grid *g)
 {
     gs_token t = gs_token_initial(g);
     if (t.why == GS_ABORT_NONE) {
-        if (g->algo == GS_ALGO_ID_TREE)
+        if (gs_auto_tree(g))
             gs_tree_arrive(g, &t);
         else
             gs_flip_arrive(g, &t);
@@ -135,7 +144,7 @@ GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
 {
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE)
-        why = g->algo == GS_ALGO_ID_TREE ? gs_tree_wait(g, &t) : gs_flip_wait(g, &t);
+        why = gs_auto_tree(g) ? gs_tree_wait(g, &t) : gs_flip_wait(g, &t);
     return gs_episode_end(g, t.why, why);
 }
 GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
@@ -143,14 +152,14 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
     gs_token t = gs_token_initial(g);
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE)
-        why = g->algo == GS_ALGO_ID_TREE ? gs_tree_episode(g, &t) : gs_flip_episode(g, &t);
+        why = gs_auto_tree(g) ? gs_tree_episode(g, &t) : gs_flip_episode(g, &t);
     return gs_episode_end(g, t.why, why);
 }
 
 /* ---- whichever protocol the state was made for (run-time dispatch) ----------------- */
 
 #define GS_SETUP_CASE_(ID, name, value, text, desc)                                        \
-    case GS_ALGO_ID_##ID: gs_##name##_setup(&g); break;
+    case GS_ALGO_ID_##ID: gs_##name##_setup(&f); break;
 #define GS_ARRIVE_CASE_(ID, name, value, text, desc)                                       \
     case GS_ALGO_ID_##ID: gs_##name##_arrive(g, &t); break;
 #define GS_WAIT_CASE_(ID, name, value, text, desc)                                         \
@@ -163,22 +172,21 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 
 GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
 {
-    gs_grid g = gs_grid_open(state, GS_ACCEPT_ANY, GS_ACCEPT_ANY);
-    switch (g.algo) {
-    GS_DEVICE_PROTOCOLS(GS_SETUP_CASE_)
-    default:
-        if (gs_launch_bad(&g) == GS_ABORT_NONE) /* a protocol this kernel does not have */
-            g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE;
-        break;
+    gs_grid_fields f = gs_grid_open(state, GS_ACCEPT_ANY, GS_ACCEPT_ANY);
+    if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
+        switch (f.algo) {
+        GS_DEVICE_PROTOCOLS(GS_SETUP_CASE_)
+        default: f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* a protocol this kernel lacks */
+        }
     }
-    return g;
+    return gs_grid_publish(&f);
 }
 
 GS_DEVICE gs_token gs_arrive(gs_grid *g)
 {
     gs_token t = gs_token_initial(g);
     if (t.why == GS_ABORT_NONE) {
-        switch (g->algo) {
+        switch (gs_f(g)->algo) {
         GS_DEVICE_PROTOCOLS(GS_ARRIVE_CASE_)
         default: break;
         }
@@ -191,7 +199,7 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
 {
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
-        switch (g->algo) {
+        switch (gs_f(g)->algo) {
         GS_DEVICE_PROTOCOLS(GS_WAIT_CASE_)
         default: break;
         }
@@ -204,7 +212,7 @@ GS_DEVICE gs_u32 gs_sync(gs_grid *g)
     gs_token t = gs_token_initial(g);
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
-        switch (g->algo) {
+        switch (gs_f(g)->algo) {
         GS_DEVICE_PROTOCOLS(GS_EPISODE_CASE_)
         default: break;
         }

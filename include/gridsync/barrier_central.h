@@ -11,12 +11,12 @@
 
 #include "gridsync/grid.h"
 
-GS_DEVICE void gs_central_setup(gs_grid *g) { (void)g; }
+GS_DEVICE void gs_central_setup(gs_grid_fields *f) { (void)f; }
 
 GS_DEVICE void gs_central_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
-    t->target = (g->episode + 1u) * gs_num_groups() - GS_EARLY;
+    t->target = (gs_f(g)->episode + 1u) * gs_num_groups() - GS_EARLY;
     if (gs_local_first()) {
         gs_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), 1u);
         gs_note_arrival(g);

@@ -14,7 +14,7 @@
 #include "gridsync/prims_cuda.cuh"
 #include "gridsync/grid.h"
 
-GS_DEVICE void gs_cg_setup(gs_grid *g) { (void)g; }
+GS_DEVICE void gs_cg_setup(gs_grid_fields *f) { (void)f; }
 
 GS_DEVICE void gs_cg_arrive(gs_grid *g, gs_token *t)
 {

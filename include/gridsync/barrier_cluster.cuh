@@ -115,9 +115,9 @@ GS_DEVICE int gs_cluster_lines(const gs_grid *g)
 }
 
 /* The release form and lines are flip's. */
-GS_DEVICE void gs_cluster_setup(gs_grid *g)
+GS_DEVICE void gs_cluster_setup(gs_grid_fields *f)
 {
-    gs_flip_setup(g);
+    gs_flip_setup(f);
 }
 
 /* What this cluster's representative adds to the flip counter. */
@@ -156,7 +156,7 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
     gs_u32 present = 1u;
     for (gs_u32 r = 1u; r < size && r < 32u; ++r)
         if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id() + r), GS_G_ARRIVED)),
-                     g->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
+                     gs_f(g)->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
             present |= 1u << r;
     if (present != all)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);
@@ -192,9 +192,9 @@ GS_DEVICE gs_u32 gs_cluster_wait(gs_grid *g, const gs_token *t)
     return why;
 }
 #else
-GS_DEVICE void gs_cluster_setup(gs_grid *g)
+GS_DEVICE void gs_cluster_setup(gs_grid_fields *f)
 {
-    g->algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE; /* clusters need sm_90 */
+    f->aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* clusters need sm_90 */
 }
 GS_DEVICE void gs_cluster_arrive(gs_grid *g, gs_token *t) { t->why = GS_ABORT_BAD_STATE; }
 GS_DEVICE gs_u32 gs_cluster_wait(gs_grid *g, const gs_token *t) { return GS_ABORT_BAD_STATE; }

@@ -10,7 +10,7 @@
  * costs 558 ns against 321 ns for a release add on an H200: only the last arriver needs
  * the acquire, and a fence costs it 136 ns.)
  *
- * The release (GS_AUX_LINES in g->aux, chosen by the host for the group count): the
+ * The release (GS_AUX_LINES in gs_f(g)->aux, chosen by the host for the group count): the
  * others poll the counter's flip bit, or, at larger sizes (src/common/barrier.c), the
  * last arriver writes the flip bit into release lines and the others poll theirs
  * (gs_flip_release_lines, gs_flip_await). */
@@ -34,7 +34,7 @@ GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
  * starts at 0 when the state is reset and flips once per episode. */
 GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g)
 {
-    return (g->episode + 1u) << 31;
+    return (gs_f(g)->episode + 1u) << 31;
 }
 
 /* Release line l (GS_RELEASE_LINES). */
@@ -94,10 +94,10 @@ GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int l
 }
 
 /* The release form and its lines, from the header (cluster shares it). */
-GS_DEVICE void gs_flip_setup(gs_grid *g)
+GS_DEVICE void gs_flip_setup(gs_grid_fields *f)
 {
-    g->aux = gs_aux_make(gs_load_relaxed(&g->state[GS_HDR_LEAVES]),
-                         gs_load_relaxed(&g->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    f->aux = gs_aux_make(gs_load_relaxed(&f->state[GS_HDR_LEAVES]),
+                         gs_load_relaxed(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
 }
 
 /* What this group adds to the flip counter (from the hardware's indices: no register). */

@@ -49,15 +49,15 @@ GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
 }
 
 /* The master's polling work-items (the host's choice, held in share). */
-GS_DEVICE void gs_lockfree_setup(gs_grid *g)
+GS_DEVICE void gs_lockfree_setup(gs_grid_fields *f)
 {
-    g->share = gs_spinners(g->state);
+    f->share = gs_spinners(f->state);
 }
 
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    t->target = g->episode + 1u;
+    t->target = gs_f(g)->episode + 1u;
     if (gs_local_first()) {
         if (gs_group_id() != 0u) {
             gs_u32 k = gs_group_id() - 1u;
@@ -76,7 +76,7 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    gs_u32 lid = gs_local_id(), spinners = g->share;
+    gs_u32 lid = gs_local_id(), spinners = gs_f(g)->share;
     if (gs_group_id() == 0u) {
         /* words lid, lid + spinners, ...: a warp's loads cover 32 neighbouring words, and
          * all of a work-item's are in flight at once (gs_wait_flags) */

@@ -8,7 +8,7 @@
 
 #include "gridsync/grid.h"
 
-GS_DEVICE void gs_naive_setup(gs_grid *g) { (void)g; }
+GS_DEVICE void gs_naive_setup(gs_grid_fields *f) { (void)f; }
 
 GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
 {
@@ -17,9 +17,11 @@ GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
     /* Weakened, it releases a group's worth of adds early: one work-item's add early
      * cannot show where a group's work-items run in lockstep (PoCL's vectorized
      * work-item loops), since each one's data write precedes every add of the group. */
-    t->target = (g->episode + 1u) * gs_num_groups() * gs_local_size() - GS_EARLY * gs_local_size();
-    if (gs_local_first())
+    if (gs_local_first()) { /* only it reads the episode: no group barrier orders it here */
+        t->target = (gs_f(g)->episode + 1u) * gs_num_groups() * gs_local_size() -
+                    GS_EARLY * gs_local_size();
         gs_note_arrival(g);
+    }
 }
 
 GS_DEVICE gs_u32 gs_naive_wait(gs_grid *g, const gs_token *t)

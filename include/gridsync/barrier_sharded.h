@@ -17,23 +17,23 @@
 #include "gridsync/grid.h"
 
 /* Counter k's line: the counters use the lines the tree uses for its leaves
- * (their count K in g->aux). */
+ * (their count K in gs_f(g)->aux). */
 GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
 {
     return gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), k), 0u);
 }
 
 /* The counters and this group's, and the polling work-items (in share). */
-GS_DEVICE void gs_sharded_setup(gs_grid *g)
+GS_DEVICE void gs_sharded_setup(gs_grid_fields *f)
 {
-    g->aux = gs_aux_make(gs_load_relaxed(&g->state[GS_HDR_LEAVES]), 0);
-    g->share = gs_spinners(g->state);
+    f->aux = gs_aux_make(gs_load_relaxed(&f->state[GS_HDR_LEAVES]), 0);
+    f->share = gs_spinners(f->state);
 }
 
 GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
-    t->target = g->episode + 1u;
+    t->target = gs_f(g)->episode + 1u;
     if (gs_local_first()) {
         gs_add_release(gs_shard(g, gs_aux_own(g)), 1u);
         gs_note_arrival(g);
@@ -43,13 +43,17 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
-    gs_u32 count = gs_aux_count(g), groups = gs_num_groups();
-    if (gs_local_id() < g->share)
-        for (gs_u32 k = gs_local_id(); k < count && why == GS_ABORT_NONE; k += g->share)
+    gs_u32 k = gs_local_id();
+    if (k < gs_f(g)->share && k < gs_aux_count(g)) {
+        /* counter k has groups / count groups, one more for the first groups % count */
+        gs_u32 count = gs_aux_count(g), groups = gs_num_groups();
+        gs_u32 each = groups / count, more = groups - each * count;
+        for (; k < count && why == GS_ABORT_NONE; k += gs_f(g)->share)
             why = gs_wait(g, gs_shard(g, k),
-                          t->target * gs_leaf_members(groups, count, k) -
+                          t->target * (each + (k < more ? 1u : 0u)) -
                               (GS_EARLY && k == (groups - 1u) % count ? 1u : 0u),
                           GS_UNTIL_REACHED);
+    }
     return gs_group_verdict(g, why);
 }
 

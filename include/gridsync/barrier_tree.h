@@ -20,12 +20,13 @@
 
 /* The leaves and the release form from the header; the group's add at its leaf (its
  * leaf's first group adds the flip share of the leaf's members). */
-GS_DEVICE void gs_tree_setup(gs_grid *g)
+GS_DEVICE void gs_tree_setup(gs_grid_fields *f)
 {
-    gs_u32 leaves = gs_load_relaxed(&g->state[GS_HDR_LEAVES]);
-    g->aux = gs_aux_make(leaves, gs_load_relaxed(&g->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
-    g->share = gs_flip_share(gs_leaf_members(gs_num_groups(), leaves, gs_aux_own(g)) - GS_EARLY,
-                             gs_group_id() == gs_aux_own(g));
+    gs_u32 leaves = gs_load_relaxed(&f->state[GS_HDR_LEAVES]);
+    f->aux = gs_aux_make(leaves, gs_load_relaxed(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    gs_u32 leaf = f->aux & GS_AUX_OWN_MASK;
+    f->share = gs_flip_share(gs_leaf_members(gs_num_groups(), leaves, leaf) - GS_EARLY,
+                             gs_group_id() == leaf);
 }
 
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
@@ -35,8 +36,8 @@ GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
     if (gs_local_first()) {
         gs_u32 leaf = gs_aux_own(g), leaves = gs_aux_count(g);
         gs_u32 old = gs_fetch_add_release(
-            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), leaf), 0u), g->share);
-        if (gs_flip_completed(old, g->share)) {
+            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_num_groups(), leaf), 0u), gs_f(g)->share);
+        if (gs_flip_completed(old, gs_f(g)->share)) {
             gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
             gs_u32 add = gs_flip_share(leaves, leaf == 0u);
             if (gs_aux_lines(g)) {

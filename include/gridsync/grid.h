@@ -30,6 +30,9 @@
 #endif
 
 /* A function only a slow wait calls: out of the hot loop where the shim can say so. */
+#ifndef GS_COLD_ABORT
+#define GS_COLD_ABORT GS_COLD
+#endif
 #ifndef GS_COLD
 #define GS_COLD GS_DEVICE
 #endif
@@ -44,45 +47,89 @@
 #define GS_EARLY 0u /* the weakened count releases this many arrivals early */
 #endif
 
-/* What a group keeps in registers for the whole kernel, made once by gs_grid_begin_<p>:
- * every field here is held across every barrier of the user's loop, where a kernel of
- * 2048 threads per SM has 32 registers in all. So the group's and work-item's indices
- * are read again from the hardware at each use (gs_group_id(), ...), the bound and the
- * back-off stay in the state's header until a wait is slow, and a protocol keeps its
- * constants packed into `aux` and `share`. */
-typedef struct gs_grid {
+/* What a group keeps of its barrier for the whole kernel, made once by
+ * gs_grid_begin_<p>. Every register it took would be held across every barrier of the
+ * user's loop, where a kernel of 2048 threads per SM has 32 registers in all and a
+ * stencil's loop uses them all: so the group's and work-item's indices are read again
+ * from the hardware at each use (gs_group_id(), ...), the bound and the back-off stay in
+ * the state's header until a wait is slow, a protocol packs its constants into `aux` and
+ * `share`, and where the shim says so (CUDA: GS_GRID_IN_SHARED) the fields live in the
+ * group's shared memory, one copy per group, and a gs_grid holds nothing: the kernel
+ * keeps no register for its barrier, as with grid.sync(). (So on CUDA a kernel has one
+ * gs_grid; a second gs_grid_begin in the same kernel would share its fields.) */
+typedef struct gs_grid_fields {
     GS_GLOBAL gs_word *state;
     gs_u32 episode; /* barriers this group has completed, since the state was reset */
-    gs_u32 algo;    /* GS_ALGO_ID_*, or GS_ALGO_BAD | GS_ABORT_BAD_* / GS_ABORT_PEER when
-                     * the launch cannot use the state */
-    gs_u32 aux;     /* flip, cluster, tree, sharded: GS_AUX_* below */
+    gs_u32 algo;    /* GS_ALGO_ID_*: a constant in a kernel that names its protocol */
+    gs_u32 aux;     /* GS_AUX_* below: why the launch cannot use the state, or the
+                     * protocol's packed constants (flip, cluster, tree, sharded, auto) */
     gs_u32 share;   /* tree: the group's add at its leaf; lockfree, sharded: spinners */
-} gs_grid;
+} gs_grid_fields;
 
-/* aux: release lines (flip, cluster, tree), the count of leaves, counters or release
- * lines, and this group's own, group % that count (a division once, not per episode:
- * on an arrival's path one cost the tree 150-350 ns per barrier on an H200). The host
- * keeps the count within GS_AUX_MAX_COUNT. */
-#define GS_AUX_LINES 0x80000000u
+#if defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED
+typedef struct gs_grid {
+    gs_u32 in_shared_memory_;
+} gs_grid;
+GS_DEVICE gs_grid_fields *gs_grid_slot(void)
+{
+    GS_SHARED gs_grid_fields slot;
+    return &slot;
+}
+#define gs_f(g) ((void)(g), gs_grid_slot())
+#else
+#define GS_GRID_IN_SHARED 0
+typedef gs_grid_fields gs_grid;
+#define gs_f(g) ((gs_grid_fields *)(g))
+#endif
+
+/* The grid a group's fields make: where they live in shared memory, the representative
+ * writes them and every work-item waits for it (gs_grid_begin is called by all, once). */
+GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
+{
+#if GS_GRID_IN_SHARED
+    gs_grid g;
+    g.in_shared_memory_ = 0u;
+    if (gs_local_first())
+        *gs_grid_slot() = *f;
+    gs_group_barrier();
+    return g;
+#else
+    return *f;
+#endif
+}
+
+/* aux: either GS_AUX_BAD | the reason (GS_ABORT_BAD_*, GS_ABORT_PEER) the launch cannot
+ * use the state, or: release lines (flip, cluster, tree), the count of leaves, counters
+ * or release lines, and this group's own, group % that count (a division once, not per
+ * episode: on an arrival's path one cost the tree 150-350 ns per barrier on an H200), and
+ * for auto whether the host chose the tree. The host keeps the count within
+ * GS_AUX_MAX_COUNT. */
+#define GS_AUX_BAD 0x80000000u
+#define GS_AUX_LINES 0x40000000u
 #define GS_AUX_COUNT_SHIFT 16u
 #define GS_AUX_COUNT_MASK GS_AUX_MAX_COUNT
-#define GS_AUX_OWN_MASK 0xffffu
-GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g) { return (g->aux >> GS_AUX_COUNT_SHIFT) & GS_AUX_COUNT_MASK; }
-GS_DEVICE gs_u32 gs_aux_own(const gs_grid *g) { return g->aux & GS_AUX_OWN_MASK; }
-GS_DEVICE int gs_aux_lines(const gs_grid *g) { return (g->aux & GS_AUX_LINES) != 0u; }
+#define GS_AUX_TREE 0x8000u
+#define GS_AUX_OWN_MASK 0x7fffu
+GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g) { return (gs_f(g)->aux >> GS_AUX_COUNT_SHIFT) & GS_AUX_COUNT_MASK; }
+GS_DEVICE gs_u32 gs_aux_own(const gs_grid *g) { return gs_f(g)->aux & GS_AUX_OWN_MASK; }
+GS_DEVICE int gs_aux_lines(const gs_grid *g) { return (gs_f(g)->aux & GS_AUX_LINES) != 0u; }
 
 GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
 {
-    return g->state + GS_WORD(line, word);
+    return gs_f(g)->state + GS_WORD(line, word);
+}
+/* The same, on fields not published yet (a protocol's setup). */
+GS_DEVICE GS_GLOBAL gs_word *gs_field_word(const gs_grid_fields *f, gs_u32 line, gs_u32 word)
+{
+    return f->state + GS_WORD(line, word);
 }
 
-/* A launch that cannot use its state keeps the reason in g.algo, under this bit: no
- * register of its own. */
-#define GS_ALGO_BAD 0x80000000u
-GS_DEVICE gs_u32 gs_launch_bad(const gs_grid *g)
+/* Why the launch cannot use its state (kept in aux: no register of its own), or 0. */
+GS_DEVICE gs_u32 gs_bad_of(gs_u32 aux)
 {
-    return (g->algo & GS_ALGO_BAD) ? (g->algo & ~GS_ALGO_BAD) : GS_ABORT_NONE;
+    return (aux & GS_AUX_BAD) ? (aux & ~GS_AUX_BAD) : GS_ABORT_NONE;
 }
+GS_DEVICE gs_u32 gs_launch_bad(const gs_grid *g) { return gs_bad_of(gs_f(g)->aux); }
 
 /* How many of the groups fall on leaf (or shard) k of `count`, groups being dealt
  * round-robin: group j is on leaf j % count. */
@@ -95,7 +142,8 @@ GS_DEVICE gs_u32 gs_leaf_members(gs_u32 groups, gs_u32 count, gs_u32 k)
 GS_DEVICE gs_u32 gs_aux_make(gs_u32 count, int lines)
 {
     gs_u32 own = count ? gs_group_id() % count : 0u;
-    return (lines ? GS_AUX_LINES : 0u) | ((count & GS_AUX_COUNT_MASK) << GS_AUX_COUNT_SHIFT) | own;
+    return (lines ? GS_AUX_LINES : 0u) | ((count & GS_AUX_COUNT_MASK) << GS_AUX_COUNT_SHIFT) |
+           (own & GS_AUX_OWN_MASK);
 }
 
 /* lockfree and sharded: how many work-items of a group may poll (the host's choice; all
@@ -110,46 +158,54 @@ GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
 #define GS_ACCEPT_ANY 0xffffffffu
 
 /* First to give up records who and where; the host reads it after the launch. */
-GS_COLD void gs_raise_abort(const gs_grid *g, gs_u32 reason)
+GS_COLD_ABORT void gs_raise_abort_at(GS_GLOBAL gs_word *state, gs_u32 episode, gs_u32 reason)
 {
-    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), gs_group_id());
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), g->episode);
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_ITEM), gs_local_id());
+    if (gs_cas_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)], 0u, reason) == 0u) {
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_GROUP)], gs_group_id());
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_EPISODE)], episode);
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], gs_local_id());
     }
+}
+GS_DEVICE void gs_raise_abort(const gs_grid *g, gs_u32 reason)
+{
+    gs_raise_abort_at(gs_f(g)->state, gs_f(g)->episode, reason);
 }
 
 /* Every work-item of every group, once, before its first barrier: reads the header and
- * decides whether this launch can use the state for a protocol `a` or `b` (the same for
- * one protocol, GS_ACCEPT_ANY for the run-time dispatch). A state without the magic may
- * be anything: nothing is written to it, and the host, which finds no acknowledgement
- * in its own barrier's state, reports the launch (GS_ERR_BAD_STATE). */
-GS_DEVICE gs_grid gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
+ * decides whether this launch can use the state for protocol `a` (or `b`: auto takes two;
+ * GS_ACCEPT_ANY, the run-time dispatch, takes the header's). g.algo is `a` for a kernel
+ * of one protocol, a constant. A state without the magic may be anything: nothing is
+ * written to it, and the host, which finds no acknowledgement in its own barrier's
+ * state, reports the launch (GS_ERR_BAD_STATE). */
+GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
 {
-    gs_grid g;
+    gs_grid_fields g;
     gs_u32 algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
     gs_u32 size = gs_load_relaxed(&state[GS_HDR_GROUP_SIZE]);
     g.state = state;
     g.aux = 0u;
     g.share = 0u;
     g.episode = 0u;
-    g.algo = algo;
+    g.algo = a == GS_ACCEPT_ANY ? algo : a;
     if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC ||
         (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
-        g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE;
+        g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
     }
-    if (gs_group_id() == 0u && gs_local_id() == 0u)
-        gs_store_relaxed(gs_word_at(&g, GS_LINE_ABORT, GS_ABORT_ACK), 1u);
+    if (gs_group_id() == 0u && gs_local_first())
+        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK)], 1u);
     if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != gs_num_groups() ||
-        (size != 0u && size != gs_local_size()))
-        g.algo = GS_ALGO_BAD | GS_ABORT_BAD_GRID;
-    else if (gs_load_relaxed(gs_word_at(&g, GS_LINE_ABORT, GS_ABORT_REASON)) != GS_ABORT_NONE)
-        g.algo = GS_ALGO_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
-    /* Every group ended the previous launch at the same episode, and only this group
-     * writes its own count: the state needs no reset between launches. */
-    else
-        g.episode = gs_load_relaxed(gs_word_at(&g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED));
+        (size != 0u && size != gs_local_size())) {
+        g.aux = GS_AUX_BAD | GS_ABORT_BAD_GRID;
+        if (gs_local_first()) /* here, once, not in the user's loop */
+            gs_raise_abort_at(state, 0u, GS_ABORT_BAD_GRID);
+    } else if (gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) != GS_ABORT_NONE) {
+        g.aux = GS_AUX_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
+    } else {
+        /* Every group ended the previous launch at the same episode, and only this group
+         * writes its own count: the state needs no reset between launches. */
+        g.episode = gs_load_relaxed(&state[GS_WORD(GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED)]);
+    }
     return g;
 }
 
@@ -158,7 +214,7 @@ GS_DEVICE gs_grid gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
  * writes the bound there, the same value from every group. */
 GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 {
-    gs_grid g;
+    gs_grid_fields g;
     gs_store_relaxed(&state[GS_HDR_TIMEOUT_LO], (gs_u32)timeout);
     gs_store_relaxed(&state[GS_HDR_TIMEOUT_HI], (gs_u32)(timeout >> 32));
     g.state = state;
@@ -166,7 +222,7 @@ GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
     g.algo = GS_ALGO_ID_CENTRAL;
     g.aux = 0u;
     g.share = 1u;
-    return g;
+    return gs_grid_publish(&g);
 }
 
 /* What a wait waits for. */
@@ -187,23 +243,36 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
     return until == GS_UNTIL_FLAGS ? gs_flag_poll(w) : gs_poll_load(w);
 }
 
-/* A wait's bookkeeping, every 16th failed poll, out of the polling loop: the abort word,
- * the clock against the deadline (set at the first look, from the header), the back-off
- * from the header. Returns why the wait must end, 0 to go on. */
-GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_u64 polls, gs_u64 *deadline, gs_u32 *backoff)
+/* A wait's clock, in the shim's ticks (gs_tick_t, gs_ticks(polls): CUDA 32-bit
+ * microseconds of %globaltimer, the cpu nanoseconds, OpenCL the poll count), and the
+ * header's bound in them. A wait keeps when it started, not a 64-bit deadline: every
+ * register it holds is one the user's loop around the barrier does not have. */
+#ifndef gs_tick_t
+#define gs_tick_t gs_u64
+#define gs_ticks(polls) gs_clock(polls)
+#define gs_ticks_of_bound(units) (units)
+#endif
+/* A wait's poll count: 64 bits where it is the clock (OpenCL: 2^32 polls last ~1.5 s on
+ * PoCL), else the shim may say 32. */
+#ifndef gs_polls_t
+#define gs_polls_t gs_u64
+#endif
+GS_DEVICE gs_tick_t gs_wait_bound(const gs_grid *g)
 {
-    if (polls == 16u)
-        *backoff = gs_load_relaxed(&g->state[GS_HDR_BACKOFF]);
-#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE
-    return GS_ABORT_NONE; /* only to measure what the bound costs (scripts/gpu.sh): never shipped */
+    return gs_ticks_of_bound((gs_u64)gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_TIMEOUT_LO)) |
+                             ((gs_u64)gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_TIMEOUT_HI)) << 32));
+}
+
+/* Why a wait that has polled `polls` times since `start` must end: the abort word, then
+ * the clock against the header's bound; 0 to go on. Every 16th failed poll. */
+GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+{
+#if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE /* only to measure what the bound costs */
+    return GS_ABORT_NONE;
 #endif
     if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
         return GS_ABORT_PEER;
-    gs_u64 now = gs_clock(polls);
-    if (*deadline == 0u) {
-        *deadline = now + ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_LO]) |
-                           ((gs_u64)gs_load_relaxed(&g->state[GS_HDR_TIMEOUT_HI]) << 32));
-    } else if (now >= *deadline) {
+    if ((gs_tick_t)(gs_ticks(polls) - start) >= gs_wait_bound(g)) {
         gs_raise_abort(g, GS_ABORT_TIMEOUT);
         return GS_ABORT_TIMEOUT;
     }
@@ -214,20 +283,25 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_u64 polls, gs_u64 *deadline, gs
  * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
  * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
  * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
- * word and the clock (gs_wait_look), so the fast path costs nothing extra. Returns 0
- * when the condition holds, else why the caller must leave. */
+ * word and the clock (gs_wait_look), and from the 16th on the poller backs off (the
+ * header's sleep), so the fast path costs nothing extra. Returns 0 when the condition
+ * holds, else why the caller must leave. */
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
                                 gs_u32 until, gs_u32 mask)
 {
-    gs_u64 polls = 0u; /* 64 bits: OpenCL's clock is this count, 2^32 polls last ~1.5 s on PoCL */
-    gs_u64 deadline = 0u;
+    gs_polls_t polls = 0u;
+    gs_tick_t start = 0u;
     gs_u32 backoff = 0u;
     while (!gs_ready(gs_poll_word(w, until), target, until, mask)) {
         ++polls;
         gs_pause(polls, backoff);
         if ((polls & 15u) != 0u)
             continue;
-        gs_u32 why = gs_wait_look(g, polls, &deadline, &backoff);
+        if (polls == 16u) {
+            start = gs_ticks(polls);
+            backoff = gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_BACKOFF));
+        }
+        gs_u32 why = gs_wait_look(g, start, polls);
         if (why != GS_ABORT_NONE)
             return why;
     }
@@ -305,7 +379,7 @@ typedef struct gs_token {
  * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
-    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED), g->episode + 1u);
+    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED), gs_f(g)->episode + 1u);
 }
 
 /* Ends a barrier: a group barrier that also tells every work-item whether any of

@@ -12,8 +12,16 @@ typedef unsigned int gs_u32;
 typedef unsigned long long gs_u64;
 typedef unsigned int gs_word;
 
-/* A function only a slow wait calls (timeouts, aborts): out of line. */
-#define GS_COLD static __device__ __noinline__
+/* A group's gs_grid lives in its shared memory (gridsync/grid.h): no register. (The
+ * register test builds it once in registers, -DGS_GRID_IN_SHARED=0, and must fail.) */
+#ifndef GS_GRID_IN_SHARED
+#define GS_GRID_IN_SHARED 1
+#endif
+#define GS_SHARED __shared__
+
+/* The slow paths (a wait's bookkeeping, the abort) stay inline: a call from the user's
+ * loop makes ptxas keep the ABI's registers (a 32-register kernel with a call took all 32
+ * and spilled, in tests/regs). */
 
 /* Group and work-item indices, linear over 1-, 2- or 3-D grids and blocks (x fastest, as
  * CUDA numbers threads within a block): group = x + X * (y + Y * z). Read from the
@@ -176,6 +184,12 @@ GS_DEVICE gs_u64 gs_globaltimer(void)
     return t;
 }
 #define gs_clock(polls) gs_globaltimer()
+/* A wait's clock (gridsync/grid.h): %globaltimer in 1.024 us ticks, 32 bits (wraps after
+ * 73 minutes, longer than the longest bound, 1 hour). */
+#define gs_tick_t gs_u32
+#define gs_ticks(polls) ((gs_u32)(gs_globaltimer() >> 10))
+#define gs_ticks_of_bound(ns) ((gs_u32)((ns) >> 10))
+#define gs_polls_t gs_u32
 
 /* Index of the lowest set bit (lockfree's master: its words not yet seen). */
 #define gs_lowest_bit(x) ((gs_u32)__ffs((int)(x)) - 1u) /* x != 0 */

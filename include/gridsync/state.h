@@ -44,8 +44,8 @@
 #define GS_STATE_MAGIC 0x67727364u /* "grsd" */
 
 /* The most leaves, counters or release lines a state has: the device packs their count
- * into 15 bits (gridsync/grid.h). */
-#define GS_AUX_MAX_COUNT 0x7fffu
+ * into 14 bits (gridsync/grid.h). */
+#define GS_AUX_MAX_COUNT 0x3fffu
 
 /* Line 1: abort. Any group that gives up writes a reason here; every other group
  * leaves at its next poll. The host reads it after the launch. */

@@ -22,13 +22,13 @@
 #if defined(GS_WORK_NO_BARRIER)
 GS_DEVICE gs_grid gs_work_begin(GS_GLOBAL gs_word *state)
 {
-    gs_grid g;
-    g.state = state;
-    g.episode = 0u;
-    g.algo = GS_ALGO_BAD | GS_ABORT_BAD_STATE; /* never synchronizes: one phase a launch */
-    g.aux = 0u;
-    g.share = 0u;
-    return g;
+    gs_grid_fields f;
+    f.state = state;
+    f.episode = 0u;
+    f.algo = GS_ALGO_ID_RELAUNCH;
+    f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* never synchronizes: one phase a launch */
+    f.share = 0u;
+    return gs_grid_publish(&f);
 }
 #define gs_work_sync(g) gs_token_initial(g).why
 #define gs_work_arrive(g) gs_token_initial(g)
