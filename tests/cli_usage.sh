@@ -48,6 +48,11 @@ expect 2 bench split --backend cpu --compute 1,,2
 expect 2 bench split --backend cpu --compute 2000000
 expect 2 bench split --backend cpu --compute x
 expect 2 bench split --backend cpu --compute 0
+# bench jacobi's sizes: N:T, N from 3 to 32768, T at least 1.
+for bad in 64 64: :5 64:0 2:5 40000:1 64:5,,9:9 x:5; do
+    expect 2 bench jacobi --backend cpu --sizes "$bad"
+done
+expect 2 bench jacobi --backend cpu --algo cg
 expect 2 check --backend cpu --algo nosuch
 expect 2 check --backend cpu --device 7
 # cg runs on CUDA only: naming nothing else must not pass as a check of nothing.

@@ -53,19 +53,26 @@ static const struct {
     int (*run)(gs_device *, const cli_options *, bench_table *);
     const char *xlabel;
     void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
+    int takes_auto; /* runs auto beside the protocols it chooses from */
 } experiments[] = {
-    {"groups", bench_groups, "groups", NULL},
-    {"iters", bench_iters, "iters", NULL},
-    {"memory", bench_memory, "groups", NULL},
-    {"wgsize", bench_wgsize, "groups", NULL},
-    {"split", bench_split, "compute", bench_split_summary},
+    {"groups", bench_groups, "groups", NULL, 0},
+    {"iters", bench_iters, "iters", NULL, 0},
+    {"memory", bench_memory, "groups", NULL, 0},
+    {"wgsize", bench_wgsize, "groups", NULL, 0},
+    {"split", bench_split, "compute", bench_split_summary, 0},
+#ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
+    {"jacobi", bench_jacobi, "groups", bench_jacobi_summary, 1},
+#endif
 };
 
-int cmd_bench(const char *experiment, const cli_options *o)
+int cmd_bench(const char *experiment, const cli_options *options)
 {
     for (unsigned i = 0; i < sizeof experiments / sizeof *experiments; ++i) {
         if (strcmp(experiment, experiments[i].name) != 0)
             continue;
+        cli_options with = *options;
+        const cli_options *o = &with;
+        with.takes_auto = experiments[i].takes_auto;
         gs_device *dev;
         bench_table t = {0};
         if (!writable(o->csv) || !writable(o->json) || !writable(o->plot))
@@ -86,6 +93,7 @@ int cmd_bench(const char *experiment, const cli_options *o)
         gs_device_close(dev);
         return rc;
     }
-    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split)\n", experiment);
+    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split, jacobi)\n",
+            experiment);
     return 2;
 }

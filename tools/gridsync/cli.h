@@ -16,12 +16,16 @@ typedef struct cli_options {
     unsigned groups[CLI_MAX_LIST], n_groups;
     unsigned iters_list[CLI_MAX_LIST], n_iters;
     unsigned compute_list[CLI_MAX_LIST], n_compute; /* bench split: work per barrier */
+    unsigned sizes_n[CLI_MAX_LIST], sizes_t[CLI_MAX_LIST], n_sizes; /* bench jacobi: N:T */
     unsigned block;       /* work-items per group; 0 = the experiment's default */
     unsigned iters;       /* 0 = the experiment's default */
     unsigned repeats;     /* timed repeats, the median is reported */
     unsigned timeout_ms;  /* 0 = library default */
     int quick;
     const char *csv, *json, *plot;
+    int takes_auto;       /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
+                             creation, so gs_algo_supported does not list it) where flip
+                             and tree run */
 } cli_options;
 
 /* One measured configuration: a row of every table. */
@@ -30,6 +34,9 @@ typedef struct bench_row {
     gs_algo algo;
     unsigned groups, block, iters;
     unsigned compute;         /* independent multiply-adds per work-item per barrier */
+    unsigned n;               /* bench jacobi: the grid's side (0 elsewhere) */
+    int any_grid;             /* a `best` row: ratios to the other best rows, whatever
+                                 their group count */
     double ns_per_barrier;    /* median over repeats */
     double total_ms;          /* median total time of the launch(es) */
     double spread;            /* (max - min) / median of the repeats */
@@ -56,7 +63,12 @@ void cli_progress(const char *fmt, ...);
 void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
                    bench_row *row);
 
+/* "pass", "FAIL", "timeout", "refused" or "error" for a measurement's status. */
+const char *bench_verdict(gs_status s);
+
 bench_row *table_add(bench_table *t);
+/* Row r's total time over that of `base` in the same configuration (0: none passed). */
+double table_ratio(const bench_table *t, const bench_row *r, gs_algo base);
 void table_print(const bench_table *t, FILE *f);
 int table_write(const bench_table *t, const cli_options *o, const char *xlabel);
 void table_free(bench_table *t);
@@ -69,5 +81,7 @@ int bench_memory(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_split(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_split_summary(const bench_table *t, FILE *f);
+int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t);
+void bench_jacobi_summary(const bench_table *t, FILE *f);
 
 #endif

@@ -11,7 +11,7 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static const char *verdict(gs_status s)
+const char *bench_verdict(gs_status s)
 {
     switch (s) {
     case GS_OK: return "pass";
@@ -50,7 +50,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
     if (s == GS_OK)
         s = gs_run(b, &mp, &r);
     row->status = s;
-    row->check = verdict(s);
+    row->check = bench_verdict(s);
     if (s != GS_OK) {
         if (b)
             gs_barrier_destroy(b);
@@ -71,7 +71,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
         row->spread = median > 0 ? (t[o->repeats - 1] - t[0]) / median : 0;
     } else {
         row->status = s;
-        row->check = verdict(s);
+        row->check = bench_verdict(s);
     }
     free(t);
     gs_barrier_destroy(b);

@@ -59,6 +59,25 @@ static int parse_list(const char *s, unsigned *out, unsigned *n, unsigned min, u
     return each_element(s, take_uint, &l);
 }
 
+/* bench jacobi's N:T, both at least 1 (the app checks N's range before anything runs). */
+static int take_size(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    char n[32];
+    const char *colon = strchr(tok, ':');
+    size_t len = colon ? (size_t)(colon - tok) : 0;
+    unsigned side, iters;
+    if (!colon || len == 0 || len >= sizeof n || o->n_sizes == CLI_MAX_LIST)
+        return -1;
+    memcpy(n, tok, len);
+    n[len] = '\0';
+    if (parse_uint(n, &side) != 0 || parse_uint(colon + 1, &iters) != 0 || side == 0 || iters == 0)
+        return -1;
+    o->sizes_n[o->n_sizes] = side;
+    o->sizes_t[o->n_sizes++] = iters;
+    return 0;
+}
+
 static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -92,7 +111,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         {"repeats", required_argument, 0, 'r'}, {"timeout-ms", required_argument, 0, 't'},
         {"quick", no_argument, 0, 'q'},         {"csv", required_argument, 0, 'c'},
         {"json", required_argument, 0, 'j'},    {"plot", required_argument, 0, 'p'},
-        {0, 0, 0, 0}};
+        {"sizes", required_argument, 0, 'S'},   {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->algo_all = 1;
     o->repeats = 5;
@@ -115,6 +134,7 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         case 'c': o->csv = optarg; break;
         case 'j': o->json = optarg; break;
         case 'p': o->plot = optarg; break;
+        case 'S': o->n_sizes = 0; bad = each_element(optarg, take_size, o); break;
         default: return -1;
         }
         if (bad) {
@@ -131,6 +151,14 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
     return 0;
 }
 
+/* Whether protocol a runs on the device for this experiment. */
+static int algo_runs(const cli_options *o, gs_device *dev, gs_algo a)
+{
+    if (a == GS_ALGO_AUTO && o->takes_auto)
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return gs_algo_supported(dev, a);
+}
+
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 {
     gs_status s = gs_device_open(o->backend, o->device, dev);
@@ -144,7 +172,7 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
     if (!o->algo_all) {
         unsigned runs = 0;
         for (unsigned i = 0; i < o->n_algos; ++i)
-            runs += gs_algo_supported(*dev, (gs_algo)o->algos[i]) ? 1u : 0u;
+            runs += algo_runs(o, *dev, (gs_algo)o->algos[i]) ? 1u : 0u;
         if (runs == 0) {
             fprintf(stderr, "gridsync: none of the protocols named runs on the %s back end\n",
                     gs_backend_name(info->backend));
@@ -162,7 +190,7 @@ unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
         int named = o->algo_all;
         for (unsigned i = 0; i < o->n_algos; ++i)
             named |= o->algos[i] == a;
-        if (named && gs_algo_supported(dev, (gs_algo)a))
+        if (named && algo_runs(o, dev, (gs_algo)a))
             out[n++] = (gs_algo)a;
         else if (named && !o->algo_all)
             fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));

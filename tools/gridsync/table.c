@@ -22,14 +22,15 @@ bench_row *table_add(bench_table *t)
 
 void table_free(bench_table *t) { free(t->rows); }
 
-/* The same configuration's time with another method, if it passed. */
-static double ratio_to(const bench_table *t, const bench_row *r, gs_algo base)
+/* The same configuration's time with another method, if it passed. A best row's
+ * configuration has no group count: it is compared with the base's best row. */
+double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
 {
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *b = &t->rows[i];
-        if (b->algo == base && b->groups == r->groups && b->block == r->block &&
-            b->iters == r->iters && b->compute == r->compute &&
-            strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
+        if (b->algo == base && (r->any_grid || (b->groups == r->groups && b->block == r->block)) &&
+            b->any_grid == r->any_grid && b->iters == r->iters && b->compute == r->compute &&
+            b->n == r->n && strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
             r->status == GS_OK && b->total_ms > 0)
             return r->total_ms / b->total_ms;
     }
@@ -39,16 +40,16 @@ static double ratio_to(const bench_table *t, const bench_row *r, gs_algo base)
 void table_print(const bench_table *t, FILE *f)
 {
     fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform);
-    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %8s  %s\n", "exp", "algo",
+    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %6s %8s  %s\n", "exp", "algo",
             "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
-            "x_cg", "bytes", "compute", "check");
+            "x_cg", "bytes", "n", "compute", "check");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f %9.3f %9.3f %9.3f %9zu %8u  %s\n",
+        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f %9.3f %9.3f %9.3f %9zu %6u %8u  %s\n",
                 r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
-                r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
-                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->compute, r->check);
+                r->ns_per_barrier, r->total_ms, r->spread, table_ratio(t, r, GS_ALGO_RELAUNCH),
+                table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH), table_ratio(t, r, GS_ALGO_CG), r->state_bytes,
+                r->n, r->compute, r->check);
     }
 }
 
@@ -70,15 +71,15 @@ static int write_csv(const bench_table *t, const char *path)
     if (!f)
         return -1;
     fprintf(f, "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
-               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,compute,check\n");
+               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,check\n");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,%.4f,%.4f,%.4f,%zu,%u,%s\n",
+        fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,%.4f,%.4f,%.4f,%zu,%u,%u,%s\n",
                 r->experiment, t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform,
                 gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
-                r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
-                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->compute, r->check);
+                r->total_ms, r->spread, table_ratio(t, r, GS_ALGO_RELAUNCH),
+                table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH), table_ratio(t, r, GS_ALGO_CG), r->state_bytes,
+                r->n, r->compute, r->check);
     }
     return fclose(f);
 }
@@ -101,11 +102,11 @@ static int write_json(const bench_table *t, const char *path)
         fprintf(f, "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
                    "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, "
                    "\"ratio_relaunch\": %.4f, \"ratio_relaunch_graph\": %.4f, \"ratio_cg\": %.4f, "
-                   "\"state_bytes\": %zu, \"compute\": %u, \"check\": \"%s\"}%s\n",
+                   "\"state_bytes\": %zu, \"n\": %u, \"compute\": %u, \"check\": \"%s\"}%s\n",
                 r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
-                r->ns_per_barrier, r->total_ms, r->spread, ratio_to(t, r, GS_ALGO_RELAUNCH),
-                ratio_to(t, r, GS_ALGO_RELAUNCH_GRAPH), ratio_to(t, r, GS_ALGO_CG), r->state_bytes,
-                r->compute, r->check, i + 1 < t->n ? "," : "");
+                r->ns_per_barrier, r->total_ms, r->spread, table_ratio(t, r, GS_ALGO_RELAUNCH),
+                table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH), table_ratio(t, r, GS_ALGO_CG), r->state_bytes,
+                r->n, r->compute, r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     return fclose(f);
@@ -119,19 +120,22 @@ static unsigned x_of(const bench_row *r, const char *xlabel)
     return strcmp(xlabel, "compute") == 0 ? r->compute : r->groups;
 }
 
-/* Rows a and b are on one line: same protocol, same experiment (split: same form), and
- * the same grid where the x axis is not the group count (bench split --groups 132,1056
- * draws a line per grid, not one that jumps between them). */
+/* Rows a and b are on one line: same protocol, same experiment (split: same form), the
+ * same problem size (jacobi), and the same grid where the x axis is not the group
+ * count (bench split --groups 132,1056 draws a line per grid, not one that jumps
+ * between them). */
 static int same_line(const bench_row *a, const bench_row *b, const char *xlabel)
 {
     return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 &&
+           a->n == b->n && (a->n == 0 || a->iters == b->iters) &&
            (strcmp(xlabel, "groups") == 0 || a->groups == b->groups);
 }
 
-/* Row i is the first passing row of its line. */
+/* Row i is the first passing row of its line. Best rows (one grid per method) are not
+ * drawn: they repeat points of the lines. */
 static int starts_line(const bench_table *t, unsigned i, const char *xlabel)
 {
-    if (t->rows[i].status != GS_OK)
+    if (t->rows[i].status != GS_OK || t->rows[i].any_grid)
         return 0;
     for (unsigned j = 0; j < i; ++j)
         if (same_line(&t->rows[j], &t->rows[i], xlabel) && t->rows[j].status == GS_OK)
@@ -143,10 +147,11 @@ static int starts_line(const bench_table *t, unsigned i, const char *xlabel)
  * drawn by gnuplot: total ms against iters, ns per barrier otherwise. */
 static int write_plot(const bench_table *t, const char *path, const char *xlabel)
 {
-    int by_iters = strcmp(xlabel, "iters") == 0, forms = 0, grids = 0;
+    int by_iters = strcmp(xlabel, "iters") == 0, forms = 0, grids = 0, sizes = 0;
     for (unsigned i = 1; i < t->n; ++i) {
-        forms |= strcmp(t->rows[i].experiment, t->rows[0].experiment) != 0;
+        forms |= strcmp(t->rows[i].experiment, t->rows[0].experiment) != 0 && !t->rows[i].any_grid;
         grids |= strcmp(xlabel, "groups") != 0 && t->rows[i].groups != t->rows[0].groups;
+        sizes |= t->rows[i].n != t->rows[0].n;
     }
     FILE *g = popen("gnuplot 2>/dev/null", "w");
     if (!g)
@@ -154,7 +159,7 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
     fprintf(g, "set terminal pngcairo size 900,600\nset output '%s'\nset key outside\n", path);
     fprintf(g, "set title \"%s (%s)\"\nset xlabel '%s'\nset ylabel '%s'\nset logscale y\n",
             t->dev.name, gs_backend_name(t->dev.backend), xlabel,
-            by_iters ? "total ms" : "ns per barrier");
+            by_iters ? "total ms" : t->n && t->rows[0].n ? "ns per iteration" : "ns per barrier");
     int first = 1;
     fprintf(g, "plot ");
     for (unsigned i = 0; i < t->n; ++i) {
@@ -165,6 +170,8 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
                 forms ? " " : "", forms ? r->experiment : "");
         if (grids)
             fprintf(g, ", %u groups", r->groups);
+        if (sizes)
+            fprintf(g, ", N=%u T=%u", r->n, r->iters);
         fputc('\'', g);
         first = 0;
     }

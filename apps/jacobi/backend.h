@@ -1,0 +1,60 @@
+/* apps/jacobi/backend.h - what each back end of the app (cpu, OpenCL, CUDA) gives the
+ * driver in run.c. Not installed: the app's API is jacobi.h. */
+#ifndef GSJ_BACKEND_H
+#define GSJ_BACKEND_H
+
+#include "jacobi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One configuration, from buffers to teardown. */
+typedef struct gsj_session {
+    gs_device *dev;
+    const gsj_config *cfg;
+    const float *initial; /* n * n host floats: every run starts from them */
+    gsj_result *result;   /* the back end fills algo, state_bytes and error */
+    void *impl;           /* the back end's own */
+} gsj_session;
+
+typedef struct gsj_backend {
+    int (*supported)(gs_device *dev, gs_algo method);
+    gs_status (*max_groups)(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out);
+    /* Buffers, kernels, the barrier, a graph: everything outside the timed span. */
+    gs_status (*open)(gsj_session *s);
+    /* Loads the initial grid (untimed), then runs the T iterations: *ns their time. */
+    gs_status (*run)(gsj_session *s, double *ns);
+    /* The grid after the last run's T iterations, into n * n host floats. */
+    gs_status (*fetch)(gsj_session *s, float *out);
+    void (*close)(gsj_session *s); /* safe after a failed open */
+} gsj_backend;
+
+extern const gsj_backend gsj_cpu_backend;
+#ifdef GSJ_HAVE_OPENCL
+extern const gsj_backend gsj_opencl_backend;
+#endif
+#ifdef GSJ_HAVE_CUDA
+extern const gsj_backend gsj_cuda_backend;
+#endif
+
+/* The methods no gridsync barrier runs: the app's own baselines. */
+int gsj_is_baseline(gs_algo method);
+
+/* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
+ * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
+ * made at gs_barrier_create). */
+int gsj_protocol_runs(gs_device *dev, gs_algo algo);
+
+/* A barrier for the configuration's protocol (AUTO included) and grid, with its
+ * timeout; records the protocol that runs and the state's size in the result. */
+gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out);
+
+/* Records what failed (printf-style) in s->result->error and returns `status`. */
+gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

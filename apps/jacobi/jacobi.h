@@ -1,0 +1,82 @@
+/* apps/jacobi/jacobi.h - a 2-D 5-point Jacobi solver written as a gridsync user writes
+ * it, against the public headers only, and timed the same way with every method a
+ * user could pick:
+ *
+ *   a barrier protocol   one persistent kernel, gs_sync_<protocol> between iterations
+ *   GS_ALGO_AUTO         the same, with the protocol the library picks (flip or tree)
+ *   GS_ALGO_CG           CUDA: the same persistent kernel with cooperative_groups'
+ *                        grid.sync(), launched by the app with cudaLaunchCooperativeKernel
+ *   GS_ALGO_RELAUNCH     one plain launch per iteration, on a stream / queue
+ *   GS_ALGO_RELAUNCH_GRAPH  CUDA: those launches captured once into a CUDA graph,
+ *                        instantiated outside the timed span, then replayed
+ *
+ * The problem: an n x n float grid; the edges keep their initial values; each interior
+ * cell becomes 0.25f * ((left + right) + (up + down)) of the previous grid; T such
+ * iterations. Initial values are pseudo-random in [0, 1) from a seed. Every method
+ * computes each cell with that one expression in that order, so its result must equal
+ * the sequential reference bit for bit (the comparison is exact). */
+#ifndef GSJ_JACOBI_H
+#define GSJ_JACOBI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gridsync.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GSJ_MIN_N 3u     /* an interior of at least one cell */
+#define GSJ_MAX_N 32768u /* cell indices stay within 32 bits (jacobi_step.h) */
+
+typedef struct gsj_config {
+    unsigned n;          /* grid side, GSJ_MIN_N..GSJ_MAX_N */
+    unsigned iters;      /* T >= 1 */
+    unsigned seed;       /* initial values */
+    gs_algo method;      /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
+    unsigned groups;     /* groups (blocks, work-groups, teams) of every launch */
+    unsigned group_size; /* work-items per group */
+    unsigned repeats;    /* timed runs after the checked warm-up; 0: the check alone */
+    unsigned timeout_ms; /* barrier wait bound; 0: the library's default */
+    const float *reference; /* the grid after T iterations (gsj_reference), or NULL:
+                               gsj_run computes it */
+} gsj_config;
+
+typedef struct gsj_result {
+    double ms_median, ms_min, ms_max; /* device time of one run of T iterations */
+    double ms_per_iter;               /* ms_median / T */
+    uint64_t mismatches;              /* cells that differ from the reference */
+    double max_abs_diff;              /* the largest such difference */
+    gs_algo algo;                     /* the protocol that ran (AUTO resolved) */
+    size_t state_bytes;               /* the barrier's device state; 0 for baselines */
+    char error[160];                  /* what failed, where a call returned an error */
+} gsj_result;
+
+/* The initial grid of `seed` (n * n floats, row-major). */
+void gsj_initial(unsigned n, unsigned seed, float *out);
+
+/* The sequential reference: the grid after `iters` iterations from gsj_initial(seed),
+ * in `out` (n * n floats). GS_ERR_OUT_OF_MEMORY or GS_ERR_INVALID_ARGUMENT. */
+gs_status gsj_reference(unsigned n, unsigned iters, unsigned seed, float *out);
+
+/* Whether `method` runs on this device. */
+int gsj_method_supported(gs_device *dev, gs_algo method);
+
+/* The most groups of `group_size` work-items that `method`'s kernel can have resident
+ * at once on this device (the relaunch baselines: what one launch holds at once). */
+gs_status gsj_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out);
+
+/* Runs the solver once and compares it with the reference (GS_ERR_CHECK_FAILED and
+ * out->mismatches when it differs: no time is then measured), then `repeats` timed
+ * runs from the initial grid, each checked again. The first run is the warm-up. */
+gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
+
+/* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */
+uint64_t gsj_compare(const float *a, const float *b, size_t cells, double *max_abs_diff);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

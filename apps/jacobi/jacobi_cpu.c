@@ -1,0 +1,187 @@
+/* The app on gridsync's cpu back end: a group is a team of threads, a launch is
+ * gs_cpu_launch, time is the host's monotonic clock around the launch(es). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <time.h>
+
+#include "gridsync/cpu.h"
+#include "gridsync/host_cpu.h"
+
+#include "backend.h"
+#include "jacobi_step.h"
+
+typedef struct cpu_job {
+    gs_word *state;
+    float *a, *b; /* b receives iteration 0 */
+    unsigned n, iters;
+} cpu_job;
+
+/* This thread's place among every work-item of the launch (linear numbering). */
+static unsigned first_cell(void) { return gs_group_id() * gs_local_size() + gs_local_id(); }
+static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
+
+/* The persistent kernel of protocol p: every iteration in one launch, a barrier
+ * between two (none after the last: the launch's end orders it). */
+#define GSJ_CPU_PERSISTENT(p)                                                                \
+    static void persistent_##p(void *arg)                                                    \
+    {                                                                                        \
+        const cpu_job *job = arg;                                                            \
+        gs_grid g = gs_grid_begin_##p(job->state);                                           \
+        for (unsigned t = 0;; ++t) {                                                         \
+            gsj_sweep(t % 2u ? job->b : job->a, t % 2u ? job->a : job->b, job->n,            \
+                      first_cell(), all_cells());                                            \
+            if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
+                return; /* done, or a wait gave up: the launch reports it */                 \
+        }                                                                                    \
+    }
+/* One per protocol of gridsync's list (gridsync/protocols.h), and auto. */
+#define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) GSJ_CPU_PERSISTENT(name)
+GS_PROTOCOLS_SHARED(GSJ_CPU_PERSISTENT_X)
+GSJ_CPU_PERSISTENT(auto)
+
+#define GSJ_CPU_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, persistent_##name},
+static const struct {
+    gs_algo algo;
+    void (*kernel)(void *);
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto}};
+
+static void (*persistent_of(gs_algo method))(void *)
+{
+    for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
+        if (persistent[i].algo == method)
+            return persistent[i].kernel;
+    return NULL;
+}
+
+/* The relaunch baseline: a plain launch per iteration, as a user without a barrier
+ * writes one on a CPU: a thread per work-item, started, then joined. Not through
+ * gs_cpu_launch, which is for kernels that use their barrier (it reports one that never
+ * touched the state as GS_ERR_BAD_STATE). */
+typedef struct plain_item {
+    const cpu_job *job;
+    unsigned first, stride;
+} plain_item;
+
+static int plain_step(void *p)
+{
+    const plain_item *it = p;
+    gsj_sweep(it->job->a, it->job->b, it->job->n, it->first, it->stride);
+    return 0;
+}
+
+static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *threads, plain_item *it)
+{
+    unsigned started = 0;
+    for (; started < items; ++started) {
+        it[started] = (plain_item){job, started, items};
+        if (thrd_create(&threads[started], plain_step, &it[started]) != thrd_success)
+            break;
+    }
+    for (unsigned i = 0; i < started; ++i)
+        thrd_join(threads[i], NULL);
+    return started == items ? GS_OK : GS_ERR_NATIVE;
+}
+
+static int cpu_supported(gs_device *dev, gs_algo method)
+{
+    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gsj_protocol_runs(dev, method));
+}
+
+static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+{
+    (void)method; /* every kernel is a team of threads: the library's thread budget */
+    return gs_device_max_groups(dev, group_size, out);
+}
+
+typedef struct cpu_impl {
+    gs_barrier *bar; /* the persistent kernels' */
+    float *a, *b;
+    thrd_t *threads; /* relaunch: one per work-item */
+    plain_item *items;
+} cpu_impl;
+
+static gs_status cpu_open(gsj_session *s)
+{
+    size_t cells = (size_t)s->cfg->n * s->cfg->n, items = (size_t)s->cfg->groups * s->cfg->group_size;
+    cpu_impl *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    s->impl = m;
+    m->a = malloc(cells * sizeof *m->a);
+    m->b = malloc(cells * sizeof *m->b);
+    if (m->a == NULL || m->b == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    if (s->cfg->method != GS_ALGO_RELAUNCH)
+        return gsj_barrier_open(s, &m->bar);
+    unsigned bound = 0; /* as many threads as a gridsync launch may have */
+    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK || s->cfg->groups > bound)
+        return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS, "%u groups of %u: more threads than the cpu back end runs",
+                        s->cfg->groups, s->cfg->group_size);
+    m->threads = malloc(items * sizeof *m->threads);
+    m->items = malloc(items * sizeof *m->items);
+    return m->threads && m->items ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+}
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static gs_status cpu_run(gsj_session *s, double *ns)
+{
+    const gsj_config *c = s->cfg;
+    cpu_impl *m = s->impl;
+    size_t bytes = (size_t)c->n * c->n * sizeof(float);
+    void *state = NULL;
+    gs_status st = m->bar ? gs_barrier_native(m->bar, &state) : GS_OK;
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_barrier_native");
+    memcpy(m->a, s->initial, bytes); /* the edges must be in both */
+    memcpy(m->b, s->initial, bytes);
+    cpu_job job = {state, m->a, m->b, c->n, c->iters};
+    double t0 = now_ns();
+    if (c->method == GS_ALGO_RELAUNCH) {
+        for (unsigned t = 0; st == GS_OK && t < c->iters; ++t) {
+            st = plain_launch(&job, c->groups * c->group_size, m->threads, m->items);
+            float *swap = job.a;
+            job.a = job.b;
+            job.b = swap;
+        }
+        *ns = now_ns() - t0;
+        return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
+    }
+    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), persistent_of(c->method),
+                       &job);
+    *ns = now_ns() - t0;
+    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
+}
+
+static gs_status cpu_fetch(gsj_session *s, float *out)
+{
+    cpu_impl *m = s->impl;
+    /* Iteration t writes b when t is even: the last one, T - 1, wrote b when T is odd. */
+    memcpy(out, s->cfg->iters % 2 ? m->b : m->a, (size_t)s->cfg->n * s->cfg->n * sizeof *out);
+    return GS_OK;
+}
+
+static void cpu_close(gsj_session *s)
+{
+    cpu_impl *m = s->impl;
+    if (m == NULL)
+        return;
+    if (m->bar)
+        gs_barrier_destroy(m->bar);
+    free(m->a);
+    free(m->b);
+    free(m->threads);
+    free(m->items);
+    free(m);
+    s->impl = NULL;
+}
+
+const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open, cpu_run, cpu_fetch,
+                                     cpu_close};

@@ -1,0 +1,243 @@
+/* The app on gridsync's CUDA back end, written as a user writes it: the gridsync
+ * kernels launch through gs_cuda_launch_timed; the baselines are the app's own CUDA
+ * (cudaLaunchCooperativeKernel for cg, a launch per iteration on a stream for
+ * relaunch, those launches captured into a graph for relaunch-graph), timed with CUDA
+ * events around the launch(es). Built whole-program with --fmad=false (CMakeLists.txt). */
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+
+#include "gridsync/host_cuda.h"
+
+#include "backend.h"
+#include "jacobi_kernels.cuh"
+
+typedef void (*persistent_fn)(gs_word *, float *, float *, unsigned, unsigned);
+
+#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, gsj_persistent<gsj_##name>},
+static const struct {
+    gs_algo algo;
+    persistent_fn kernel;
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
+                  {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},
+                  {GS_ALGO_CG, gsj_persistent<gsj_cg>}};
+
+/* The kernel a method runs (the one-iteration kernel for the relaunch baselines). */
+static const void *kernel_of(gs_algo method)
+{
+    if (method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH)
+        return (const void *)gsj_step;
+    for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
+        if (persistent[i].algo == method)
+            return (const void *)persistent[i].kernel;
+    return NULL;
+}
+
+static int cuda_supported(gs_device *dev, gs_algo method)
+{
+    if (kernel_of(method) == NULL)
+        return 0;
+    return gsj_is_baseline(method) || gsj_protocol_runs(dev, method);
+}
+
+static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
+{
+    cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
+    return gsj_fail(s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
+                    "%s: %s", what, cudaGetErrorString(e));
+}
+
+/* The gridsync kernels ask the library (it knows what a protocol's launch adds); the
+ * baselines ask the occupancy API themselves, as a user would. */
+static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+{
+    const void *k = kernel_of(method);
+    if (!gsj_is_baseline(method))
+        return gs_cuda_max_groups(dev, k, group_size, 0, out);
+    int ordinal = 0, per_sm = 0, sms = 0;
+    gs_status st = gs_cuda_ordinal(dev, &ordinal);
+    if (st != GS_OK)
+        return st;
+    if (cudaSetDevice(ordinal) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        return GS_ERR_NATIVE;
+    }
+    *out = (unsigned)per_sm * (unsigned)sms;
+    return GS_OK;
+}
+
+struct cuda_impl {
+    gs_barrier *bar;
+    void *state;
+    float *a, *b, *initial;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+};
+
+/* The relaunch baselines' T launches, b receiving iteration 0. */
+static cudaError_t enqueue_steps(const gsj_config *c, cuda_impl *m)
+{
+    float *a = m->a, *b = m->b;
+    for (unsigned t = 0; t < c->iters; ++t) {
+        gsj_step<<<c->groups, c->group_size, 0, m->stream>>>(a, b, c->n);
+        float *swap = a;
+        a = b;
+        b = swap;
+    }
+    return cudaGetLastError();
+}
+
+/* relaunch-graph: the T launches captured once, instantiated here, outside the timed
+ * span; each run replays them. */
+static gs_status capture(gsj_session *s, cuda_impl *m)
+{
+    cudaError_t e = cudaStreamBeginCapture(m->stream, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "cudaStreamBeginCapture");
+    cudaError_t launched = enqueue_steps(s->cfg, m);
+    e = cudaStreamEndCapture(m->stream, &m->graph);
+    if (launched != cudaSuccess || e != cudaSuccess)
+        return cuda_fail(s, launched != cudaSuccess ? launched : e, "capturing the relaunch graph");
+    e = cudaGraphInstantiate(&m->exec, m->graph, 0);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "cudaGraphInstantiate");
+}
+
+static gs_status cuda_open(gsj_session *s)
+{
+    const gsj_config *c = s->cfg;
+    size_t bytes = (size_t)c->n * c->n * sizeof(float);
+    cuda_impl *m = static_cast<cuda_impl *>(calloc(1, sizeof(cuda_impl)));
+    if (m == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    s->impl = m;
+    int ordinal = 0;
+    gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_cuda_ordinal");
+    cudaError_t e = cudaSetDevice(ordinal);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&m->start);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&m->stop);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->a, bytes);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->b, bytes);
+    if (e == cudaSuccess) /* a device copy of the start: each run reloads from it */
+        e = cudaMalloc(&m->initial, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(m->initial, s->initial, bytes, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "allocating the grids");
+    if (c->method == GS_ALGO_RELAUNCH_GRAPH)
+        return capture(s, m);
+    if (gsj_is_baseline(c->method))
+        return GS_OK;
+    if ((st = gsj_barrier_open(s, &m->bar)) != GS_OK)
+        return st;
+    st = gs_cuda_state(m->bar, &m->state);
+    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cuda_state");
+}
+
+/* The time between the two events, once the second has happened. */
+static gs_status elapsed(gsj_session *s, cuda_impl *m, double *ns)
+{
+    float ms = 0.0f;
+    cudaError_t e = cudaEventSynchronize(m->stop);
+    if (e == cudaSuccess)
+        e = cudaEventElapsedTime(&ms, m->start, m->stop);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "the timed launches");
+    *ns = (double)ms * 1e6;
+    return GS_OK;
+}
+
+/* The baselines, between two events on the app's stream. */
+static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
+{
+    const gsj_config *c = s->cfg;
+    cudaError_t e = cudaEventRecord(m->start, m->stream);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "cudaEventRecord");
+    if (c->method == GS_ALGO_CG) {
+        unsigned n = c->n, iters = c->iters;
+        gs_word *none = NULL;
+        void *args[] = {&none, &m->a, &m->b, &n, &iters};
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups), dim3(c->group_size),
+                                        args, 0, m->stream);
+    } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
+        e = cudaGraphLaunch(m->exec, m->stream);
+    } else {
+        e = enqueue_steps(c, m);
+    }
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, gs_algo_name(c->method));
+    e = cudaEventRecord(m->stop, m->stream);
+    return e == cudaSuccess ? elapsed(s, m, ns) : cuda_fail(s, e, "cudaEventRecord");
+}
+
+static gs_status cuda_run(gsj_session *s, double *ns)
+{
+    const gsj_config *c = s->cfg;
+    cuda_impl *m = static_cast<cuda_impl *>(s->impl);
+    size_t bytes = (size_t)c->n * c->n * sizeof(float);
+    cudaError_t e = cudaMemcpyAsync(m->a, m->initial, bytes, cudaMemcpyDeviceToDevice, m->stream);
+    if (e == cudaSuccess) /* the edges must be in both */
+        e = cudaMemcpyAsync(m->b, m->initial, bytes, cudaMemcpyDeviceToDevice, m->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m->stream);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "reloading the initial grid");
+    if (gsj_is_baseline(c->method))
+        return run_baseline(s, m, ns);
+    unsigned n = c->n, iters = c->iters;
+    void *args[] = {&m->state, &m->a, &m->b, &n, &iters};
+    gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method), GS_DIM3_1D(c->groups),
+                                        GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
+    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
+}
+
+static gs_status cuda_fetch(gsj_session *s, float *out)
+{
+    cuda_impl *m = static_cast<cuda_impl *>(s->impl);
+    size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
+    /* Iteration t writes b when t is even: the last one, T - 1, wrote b when T is odd. */
+    cudaError_t e = cudaMemcpy(out, s->cfg->iters % 2 ? m->b : m->a, bytes, cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "reading the grid back");
+}
+
+static void cuda_close(gsj_session *s)
+{
+    cuda_impl *m = static_cast<cuda_impl *>(s->impl);
+    if (m == NULL)
+        return;
+    if (m->stream)
+        cudaStreamSynchronize(m->stream);
+    if (m->exec)
+        cudaGraphExecDestroy(m->exec);
+    if (m->graph)
+        cudaGraphDestroy(m->graph);
+    if (m->bar)
+        gs_barrier_destroy(m->bar);
+    cudaFree(m->a);
+    cudaFree(m->b);
+    cudaFree(m->initial);
+    if (m->start)
+        cudaEventDestroy(m->start);
+    if (m->stop)
+        cudaEventDestroy(m->stop);
+    if (m->stream)
+        cudaStreamDestroy(m->stream);
+    cudaGetLastError();
+    free(m);
+    s->impl = NULL;
+}
+
+extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open, cuda_run,
+                                                 cuda_fetch, cuda_close};

@@ -1,0 +1,83 @@
+/* apps/jacobi/jacobi_kernels.cuh - the app's CUDA kernels: one persistent kernel
+ * template, instantiated per barrier (each gridsync protocol, and cooperative groups'
+ * grid.sync() for the cg baseline), and the relaunch baselines' one-iteration kernel.
+ * Every one updates its cells with gsj_sweep (jacobi_step.h).
+ *
+ * It compiles on its own, to read a kernel's registers and spills, e.g.
+ *     nvcc -cubin -arch=sm_90 --fmad=false -Xptxas -v -x cu -I include -I apps/jacobi \
+ *          -DGSJ_CUBIN=gsj_flip apps/jacobi/jacobi_kernels.cuh -o /dev/null
+ * with GSJ_CUBIN one of gsj_<protocol> (central lockfree naive flip tree sharded auto
+ * cluster) or gsj_cg; the one-iteration kernel gsj_step is always in the cubin. */
+#ifndef GSJ_JACOBI_KERNELS_CUH
+#define GSJ_JACOBI_KERNELS_CUH
+
+#include <cooperative_groups.h>
+
+#include "gridsync/cuda.cuh"
+
+#include "jacobi_step.h"
+
+/* The block size the persistent kernels are built for: at 8 blocks of 256 per SM
+ * (2048 threads) a kernel may hold 32 registers per thread, and the benchmark's
+ * largest grid is 8 blocks per SM. */
+#define GSJ_CUDA_BLOCK 256
+#define GSJ_CUDA_BLOCKS_PER_SM 8
+
+/* A barrier policy: made once per thread before the first iteration, sync() between
+ * two iterations, non-zero meaning "leave the kernel now". */
+#define GSJ_GRIDSYNC_POLICY(p)                                                               \
+    struct gsj_##p {                                                                         \
+        gs_grid g;                                                                           \
+        __device__ explicit gsj_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {}         \
+        __device__ gs_u32 sync() { return gs_sync_##p(&g); }                                 \
+    };
+
+/* One per protocol of gridsync's shared list (gridsync/protocols.h), cluster and auto.
+ * (gridsync's own cg, gs_sync_cg, is not used: the cg baseline is written below as a
+ * user writes it.) */
+#define GSJ_GRIDSYNC_POLICY_X(ID, name, value, text, desc) GSJ_GRIDSYNC_POLICY(name)
+GS_PROTOCOLS_SHARED(GSJ_GRIDSYNC_POLICY_X)
+GSJ_GRIDSYNC_POLICY(cluster)
+GSJ_GRIDSYNC_POLICY(auto)
+
+/* The vendor's grid barrier as a user writes it: the grid group taken once, sync()
+ * between iterations. It cannot fail (nor time out). */
+struct gsj_cg {
+    cooperative_groups::grid_group grid;
+    __device__ explicit gsj_cg(gs_word *) : grid(cooperative_groups::this_grid()) {}
+    __device__ gs_u32 sync()
+    {
+        grid.sync();
+        return 0u;
+    }
+};
+
+/* Every iteration in one launch, a barrier between two (none after the last: the
+ * kernel's end orders it). 1-D grid of 1-D blocks. The parameters are never assigned
+ * and the indices are read again each iteration: they stay in the constant bank and
+ * special registers instead of taking registers across the barrier, where the
+ * barrier's own state needs them (32 per thread at 8 blocks of 256 per SM). */
+template <class Barrier>
+__global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
+    gsj_persistent(gs_word *state, float *a, float *b, unsigned n, unsigned iters)
+{
+    Barrier bar(state);
+    for (unsigned t = 0;; ++t) {
+        gsj_sweep(t % 2u ? b : a, t % 2u ? a : b, n, blockIdx.x * blockDim.x + threadIdx.x,
+                  gridDim.x * blockDim.x);
+        if (t + 1u == iters || bar.sync() != 0u)
+            return; /* done, or a wait gave up: the launch reports it */
+    }
+}
+
+/* The relaunch baselines: one iteration per launch. */
+__global__ void gsj_step(const float *a, float *b, unsigned n)
+{
+    gsj_sweep(a, b, n, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
+}
+
+#ifdef GSJ_CUBIN
+template __global__ void gsj_persistent<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned);
+#endif
+
+#endif

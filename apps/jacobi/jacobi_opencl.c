@@ -1,0 +1,242 @@
+/* The app on gridsync's OpenCL back end: the app's program is gridsync's device source
+ * followed by jacobi.cl, built in the device's context with gridsync's options; the
+ * persistent kernels launch through gs_opencl_launch, the relaunch baseline enqueues
+ * one kernel per iteration on the device's in-order queue. Time comes from profiling
+ * events (that queue profiles). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsync/host_opencl.h"
+
+#include "backend.h"
+
+extern const char gsj_cl_source[]; /* jacobi_step.h + jacobi.cl, embedded at build time */
+
+/* jacobi.cl's persistent kernels, from the same protocol list. */
+#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, "gsj_persistent_" #name},
+static const struct {
+    gs_algo algo;
+    const char *kernel;
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto"}};
+
+static const char *persistent_of(gs_algo method)
+{
+    for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
+        if (persistent[i].algo == method)
+            return persistent[i].kernel;
+    return NULL;
+}
+
+static int cl_supported(gs_device *dev, gs_algo method)
+{
+    if (method == GS_ALGO_RELAUNCH)
+        return 1;
+    return persistent_of(method) != NULL && gsj_protocol_runs(dev, method);
+}
+
+static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+{
+    (void)method; /* OpenCL knows compute units, not a kernel's occupancy: the library's bound */
+    return gs_device_max_groups(dev, group_size, out);
+}
+
+typedef struct cl_impl {
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_device_id id;
+    cl_program program;
+    cl_kernel kernel, back; /* persistent, or the step a -> b and the step b -> a */
+    cl_mem a, b, initial;
+    gs_barrier *bar;
+} cl_impl;
+
+static gs_status cl_fail(gsj_session *s, cl_int err, const char *what)
+{
+    return gsj_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
+}
+
+/* gridsync's source, then the app's, built with gridsync's options for this device. */
+static gs_status build(gsj_session *s, cl_impl *m)
+{
+    char opts[512];
+    cl_int err;
+    gs_status st = gs_opencl_build_options(s->dev, opts, sizeof opts);
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_opencl_build_options");
+    const char *srcs[2] = {gs_opencl_device_source(), gsj_cl_source};
+    m->program = clCreateProgramWithSource(m->ctx, 2, srcs, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "clCreateProgramWithSource");
+    err = clBuildProgram(m->program, 1, &m->id, opts, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[120] = "";
+        clGetProgramBuildInfo(m->program, m->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        return gsj_fail(s, GS_ERR_BUILD, "clBuildProgram (%d): %s", (int)err, log);
+    }
+    return GS_OK;
+}
+
+static gs_status make_kernel(gsj_session *s, cl_impl *m, const char *name, cl_kernel *out)
+{
+    cl_int err;
+    *out = clCreateKernel(m->program, name, &err);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, name);
+}
+
+/* Sets kernel k's arguments, in order, from (size, pointer) pairs; stops at the first
+ * error so the one reported is the one that happened. */
+static cl_int set_args(cl_kernel k, cl_uint count, const size_t *sizes, const void *const *values)
+{
+    cl_int err = CL_SUCCESS;
+    for (cl_uint i = 0; err == CL_SUCCESS && i < count; ++i)
+        err = clSetKernelArg(k, i, sizes[i], values[i]);
+    return err;
+}
+
+/* Arguments that do not change between runs: the relaunch steps alternate buffers by
+ * kernel (a -> b, b -> a), the persistent kernel picks them by parity. */
+static gs_status kernel_args(gsj_session *s, cl_impl *m)
+{
+    cl_uint n = s->cfg->n, iters = s->cfg->iters;
+    cl_int err;
+    if (s->cfg->method == GS_ALGO_RELAUNCH) {
+        const size_t sz[3] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n};
+        const void *ab[3] = {&m->a, &m->b, &n}, *ba[3] = {&m->b, &m->a, &n};
+        err = set_args(m->kernel, 3, sz, ab);
+        if (err == CL_SUCCESS)
+            err = set_args(m->back, 3, sz, ba);
+    } else {
+        void *state = NULL;
+        gs_status st = gs_barrier_native(m->bar, &state);
+        if (st != GS_OK)
+            return gsj_fail(s, st, "gs_barrier_native");
+        cl_mem mstate = (cl_mem)state;
+        const size_t sz[5] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n, sizeof iters};
+        const void *v[5] = {&mstate, &m->a, &m->b, &n, &iters};
+        err = set_args(m->kernel, 5, sz, v);
+    }
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
+}
+
+static gs_status cl_open(gsj_session *s)
+{
+    size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
+    cl_int err;
+    cl_impl *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    s->impl = m;
+    gs_status st = gs_opencl_handles(s->dev, &m->ctx, &m->queue, &m->id);
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_opencl_handles");
+    if (s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
+        return st;
+    if ((st = build(s, m)) != GS_OK)
+        return st;
+    if (s->cfg->method == GS_ALGO_RELAUNCH) {
+        if ((st = make_kernel(s, m, "gsj_step", &m->kernel)) != GS_OK ||
+            (st = make_kernel(s, m, "gsj_step", &m->back)) != GS_OK)
+            return st;
+    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method), &m->kernel)) != GS_OK) {
+        return st;
+    }
+    m->a = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+        m->b = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_SUCCESS) /* a device copy of the start: each run reloads from it */
+        m->initial = clCreateBuffer(m->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                                    (void *)s->initial, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "clCreateBuffer");
+    return kernel_args(s, m);
+}
+
+/* The span from the first event's start to the last one's end, in ns. */
+static gs_status span(gsj_session *s, cl_event first, cl_event last, double *ns)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "clGetEventProfilingInfo");
+    *ns = (double)(t1 - t0);
+    return GS_OK;
+}
+
+/* T launches of one iteration each, enqueued back to back as a user writes them. */
+static gs_status relaunch(gsj_session *s, cl_impl *m, double *ns)
+{
+    size_t local = s->cfg->group_size, global = (size_t)s->cfg->groups * local;
+    cl_event first = NULL, last = NULL;
+    cl_int err = CL_SUCCESS;
+    for (unsigned t = 0; err == CL_SUCCESS && t < s->cfg->iters; ++t) {
+        cl_event *ev = t == 0 ? &first : t + 1 == s->cfg->iters ? &last : NULL;
+        err = clEnqueueNDRangeKernel(m->queue, t % 2 ? m->back : m->kernel, 1, NULL, &global,
+                                     &local, 0, NULL, ev);
+    }
+    if (err == CL_SUCCESS)
+        err = clFinish(m->queue);
+    gs_status st = err == CL_SUCCESS ? span(s, first, last ? last : first, ns)
+                                     : cl_fail(s, err, "clEnqueueNDRangeKernel (relaunch)");
+    if (first)
+        clReleaseEvent(first);
+    if (last)
+        clReleaseEvent(last);
+    return st;
+}
+
+static gs_status cl_run(gsj_session *s, double *ns)
+{
+    cl_impl *m = s->impl;
+    size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
+    cl_int err = clEnqueueCopyBuffer(m->queue, m->initial, m->a, 0, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS) /* the edges must be in both */
+        err = clEnqueueCopyBuffer(m->queue, m->initial, m->b, 0, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(m->queue);
+    if (err != CL_SUCCESS)
+        return cl_fail(s, err, "clEnqueueCopyBuffer");
+    if (s->cfg->method == GS_ALGO_RELAUNCH)
+        return relaunch(s, m, ns);
+    size_t groups = s->cfg->groups, size = s->cfg->group_size;
+    gs_status st = gs_opencl_launch(m->bar, m->kernel, 1, &groups, &size, ns);
+    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_opencl_launch(%zu x %zu)", groups, size);
+}
+
+static gs_status cl_fetch(gsj_session *s, float *out)
+{
+    cl_impl *m = s->impl;
+    size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
+    /* Iteration t writes b when t is even: the last one, T - 1, wrote b when T is odd. */
+    cl_int err = clEnqueueReadBuffer(m->queue, s->cfg->iters % 2 ? m->b : m->a, CL_TRUE, 0, bytes,
+                                     out, 0, NULL, NULL);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clEnqueueReadBuffer");
+}
+
+static void cl_close(gsj_session *s)
+{
+    cl_impl *m = s->impl;
+    if (m == NULL)
+        return;
+    if (m->kernel)
+        clReleaseKernel(m->kernel);
+    if (m->back)
+        clReleaseKernel(m->back);
+    if (m->program)
+        clReleaseProgram(m->program);
+    if (m->a)
+        clReleaseMemObject(m->a);
+    if (m->b)
+        clReleaseMemObject(m->b);
+    if (m->initial)
+        clReleaseMemObject(m->initial);
+    if (m->bar)
+        gs_barrier_destroy(m->bar);
+    free(m);
+    s->impl = NULL;
+}
+
+const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_open, cl_run, cl_fetch,
+                                        cl_close};

@@ -1,0 +1,157 @@
+/* gsj_run: one configuration checked, then timed; and what the back ends share. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+int gsj_is_baseline(gs_algo method)
+{
+    return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
+}
+
+int gsj_protocol_runs(gs_device *dev, gs_algo algo)
+{
+    if (algo == GS_ALGO_AUTO)
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return !gsj_is_baseline(algo) && gs_algo_supported(dev, algo);
+}
+
+gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
+{
+    if (s->result->error[0] == '\0') { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out)
+{
+    gs_barrier *b = NULL;
+    gs_status st = gs_barrier_create(s->dev, s->cfg->method, s->cfg->groups, &b);
+    if (st == GS_OK && s->cfg->timeout_ms)
+        st = gs_barrier_set_timeout(b, s->cfg->timeout_ms);
+    if (st == GS_OK)
+        st = gs_barrier_get_algo(b, &s->result->algo);
+    if (st == GS_OK)
+        st = gs_barrier_state_bytes(b, &s->result->state_bytes);
+    if (st != GS_OK) {
+        if (b)
+            gs_barrier_destroy(b);
+        return gsj_fail(s, st, "gs_barrier_create(%s, %u groups)", gs_algo_name(s->cfg->method),
+                        s->cfg->groups);
+    }
+    *out = b;
+    return GS_OK;
+}
+
+static const gsj_backend *backend_of(gs_device *dev)
+{
+    gs_device_info info;
+    if (dev == NULL || gs_device_get_info(dev, &info) != GS_OK)
+        return NULL;
+    switch (info.backend) {
+    case GS_BACKEND_CPU: return &gsj_cpu_backend;
+#ifdef GSJ_HAVE_OPENCL
+    case GS_BACKEND_OPENCL: return &gsj_opencl_backend;
+#endif
+#ifdef GSJ_HAVE_CUDA
+    case GS_BACKEND_CUDA: return &gsj_cuda_backend;
+#endif
+    default: return NULL;
+    }
+}
+
+int gsj_method_supported(gs_device *dev, gs_algo method)
+{
+    const gsj_backend *be = backend_of(dev);
+    return be != NULL && be->supported(dev, method);
+}
+
+gs_status gsj_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+{
+    const gsj_backend *be = backend_of(dev);
+    if (out == NULL || group_size == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (be == NULL || !be->supported(dev, method))
+        return GS_ERR_UNSUPPORTED;
+    return be->max_groups(dev, method, group_size, out);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* One run, then its result against the reference. */
+static gs_status run_checked(const gsj_backend *be, gsj_session *s, const float *reference,
+                             float *result, double *ns)
+{
+    size_t cells = (size_t)s->cfg->n * s->cfg->n;
+    gs_status st = be->run(s, ns);
+    if (st == GS_OK)
+        st = be->fetch(s, result);
+    if (st != GS_OK)
+        return st;
+    s->result->mismatches = gsj_compare(result, reference, cells, &s->result->max_abs_diff);
+    if (s->result->mismatches)
+        return gsj_fail(s, GS_ERR_CHECK_FAILED, "%llu of %zu cells differ from the reference (max |diff| %g)",
+                        (unsigned long long)s->result->mismatches, cells, s->result->max_abs_diff);
+    return GS_OK;
+}
+
+static int config_ok(const gsj_config *c)
+{
+    return c->n >= GSJ_MIN_N && c->n <= GSJ_MAX_N && c->iters > 0 && c->groups > 0 &&
+           c->group_size > 0 && c->repeats <= 100000u;
+}
+
+gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)
+{
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (cfg == NULL || !config_ok(cfg))
+        return GS_ERR_INVALID_ARGUMENT;
+    const gsj_backend *be = backend_of(dev);
+    if (be == NULL || !be->supported(dev, cfg->method))
+        return GS_ERR_UNSUPPORTED;
+    out->algo = cfg->method;
+
+    size_t cells = (size_t)cfg->n * cfg->n;
+    float *initial = malloc(cells * sizeof *initial), *result = malloc(cells * sizeof *result);
+    float *own_ref = cfg->reference ? NULL : malloc(cells * sizeof *own_ref);
+    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
+    const float *reference = cfg->reference ? cfg->reference : own_ref;
+    gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && own_ref)
+        st = gsj_reference(cfg->n, cfg->iters, cfg->seed, own_ref);
+    gsj_session s = {dev, cfg, initial, out, NULL};
+    if (st == GS_OK) {
+        gsj_initial(cfg->n, cfg->seed, initial);
+        st = be->open(&s);
+        /* The warm-up is the check: a method that computes a wrong grid is never timed. */
+        if (st == GS_OK)
+            st = run_checked(be, &s, reference, result, &times[cfg->repeats]);
+        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
+            st = run_checked(be, &s, reference, result, &times[r]);
+        be->close(&s);
+    }
+    if (st == GS_OK && cfg->repeats) {
+        qsort(times, cfg->repeats, sizeof *times, cmp_double);
+        out->ms_median = times[cfg->repeats / 2] / 1e6;
+        out->ms_min = times[0] / 1e6;
+        out->ms_max = times[cfg->repeats - 1] / 1e6;
+        out->ms_per_iter = out->ms_median / cfg->iters;
+    }
+    free(initial);
+    free(result);
+    free(own_ref);
+    free(times);
+    return st;
+}

@@ -1,0 +1,231 @@
+/* bench jacobi: an application, not a barrier alone. A 2-D 5-point Jacobi solver
+ * (apps/jacobi, written against gridsync's public headers as a user writes it) runs
+ * T iterations on an N x N grid with every method: each barrier protocol and auto in
+ * one persistent kernel, and the baselines a user would write instead: cg (CUDA's
+ * grid.sync()), relaunch (a launch per iteration) and relaunch-graph (those launches
+ * in a CUDA graph). Every configuration's result is first compared with a sequential
+ * reference (exactly); one that differs is FAIL and not timed.
+ *
+ * Rows: `jacobi` for each method, size and grid; `best` for each method's fastest grid
+ * at a size, whose ratios compare best with best. The ns/barrier column holds ns per
+ * iteration here (T iterations, T - 1 barriers); the summary gives ms per iteration. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_defaults.h"
+#include "jacobi.h"
+
+#define JACOBI_SEED 20240601u
+
+typedef struct jsize {
+    unsigned n, iters;
+} jsize;
+
+static unsigned default_sizes(const gs_device_info *d, const cli_options *o, jsize *out)
+{
+    static const jsize gpu[] = {{512, 20000}, {1024, 5000}, {4096, 1000}, {8192, 200}};
+    static const jsize gpu_quick[] = {{512, 2000}, {4096, 100}};
+    static const jsize host[] = {{64, 50}}; /* cpu, PoCL: seconds on 2 cores */
+    const jsize *list = d->is_gpu ? (o->quick ? gpu_quick : gpu) : host;
+    unsigned n = d->is_gpu ? (o->quick ? 2u : 4u) : 1u;
+    for (unsigned i = 0; i < n; ++i) {
+        out[i] = list[i];
+        if (o->iters) /* --iters T: the default sides, T iterations each */
+            out[i].iters = o->iters;
+    }
+    return n;
+}
+
+/* GPU: blocks of 256 (the persistent kernels' launch bound); cpu: teams of 4 threads;
+ * an OpenCL CPU device (PoCL): work-groups of 16. */
+static unsigned default_block(const gs_device_info *d)
+{
+    return d->is_gpu ? 256u : d->backend == GS_BACKEND_CPU ? 4u : 16u;
+}
+
+/* GPU: 1, 2, 4 and 8 blocks per SM (1 and 4 with --quick); cpu: 2 and 4 teams; an
+ * OpenCL CPU device: 1, 2, 4 ... up to its compute units. Each method then caps them
+ * at its own kernel's co-residency bound. */
+static unsigned default_groups(const gs_device_info *d, const cli_options *o, unsigned *out)
+{
+    unsigned n = 0;
+    if (d->is_gpu) {
+        for (unsigned k = 1; k <= 8; k *= 2)
+            if (!o->quick || k == 1 || k == 4)
+                out[n++] = k * d->compute_units;
+    } else if (d->backend == GS_BACKEND_CPU) {
+        out[n++] = 2;
+        out[n++] = 4;
+    } else {
+        for (unsigned g = 1; g <= d->compute_units && n < CLI_MAX_LIST; g *= 2)
+            out[n++] = g;
+    }
+    return n;
+}
+
+/* The methods to run: the protocols (auto among them) and baselines the options name
+ * that the app runs on this device. */
+static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
+{
+    gs_algo named[GS_ALGO_COUNT_];
+    unsigned n = 0, k = cli_algos(o, dev, named);
+    for (unsigned i = 0; i < k; ++i)
+        if (gsj_method_supported(dev, named[i]))
+            out[n++] = named[i];
+    return n;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* One method at one size and grid: a table row, and a line on stderr as soon as it is
+ * measured. */
+static void measure(gs_device *dev, const cli_options *o, gs_algo method, const jsize *z,
+                    unsigned groups, unsigned block, const float *reference, bench_row *r)
+{
+    gsj_config cfg = {.n = z->n, .iters = z->iters, .seed = JACOBI_SEED, .method = method,
+                      .groups = groups, .group_size = block, .repeats = o->repeats,
+                      .timeout_ms = o->timeout_ms, .reference = reference};
+    gsj_result res;
+    gs_status s = gsj_run(dev, &cfg, &res);
+    r->experiment = "jacobi";
+    r->algo = method;
+    r->groups = groups;
+    r->block = block;
+    r->iters = z->iters;
+    r->n = z->n;
+    r->status = s;
+    r->check = bench_verdict(s);
+    r->state_bytes = res.state_bytes;
+    if (s == GS_OK) {
+        r->total_ms = res.ms_median;
+        r->ns_per_barrier = res.ms_per_iter * 1e6;
+        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+    }
+    char shown[40];
+    snprintf(shown, sizeof shown, method == GS_ALGO_AUTO && s == GS_OK ? "%s (%s)" : "%s%.0s",
+             gs_algo_name(method), gs_algo_name(res.algo));
+    cli_progress("jacobi %u^2 x %u: %-16s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n, z->iters,
+                 shown, groups, block, r->total_ms, res.ms_per_iter, r->check, res.error[0] ? ": " : "",
+                 res.error);
+}
+
+/* A `best` row per method: its fastest passing grid at this size (rows from `first`). */
+static int add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms)
+{
+    unsigned end = t->n;
+    for (unsigned m = 0; m < n_ms; ++m) {
+        int best = -1;
+        for (unsigned i = first; i < end; ++i)
+            if (t->rows[i].algo == ms[m] && t->rows[i].status == GS_OK &&
+                (best < 0 || t->rows[i].total_ms < t->rows[best].total_ms))
+                best = (int)i;
+        if (best < 0)
+            continue;
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return -1;
+        *r = t->rows[best];
+        r->experiment = "best";
+        r->any_grid = 1;
+    }
+    return 0;
+}
+
+/* Measures every method at every grid of one size. */
+static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
+                    const gs_algo *ms, unsigned n_ms, unsigned block)
+{
+    unsigned gl[CLI_MAX_LIST], n_g = o->n_groups ? o->n_groups : default_groups(&t->dev, o, gl);
+    if (o->n_groups)
+        memcpy(gl, o->groups, n_g * sizeof *gl);
+    float *reference = malloc((size_t)z->n * z->n * sizeof *reference);
+    double t0 = now_s();
+    gs_status s = reference ? gsj_reference(z->n, z->iters, JACOBI_SEED, reference) : GS_ERR_OUT_OF_MEMORY;
+    if (s != GS_OK) {
+        cli_progress("jacobi %u^2 x %u: no reference: %s", z->n, z->iters, gs_status_string(s));
+        free(reference);
+        return 1;
+    }
+    cli_progress("jacobi %u^2 x %u: reference computed on the host in %.1f s", z->n, z->iters, now_s() - t0);
+    unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
+    for (unsigned gi = 0; gi < n_g; ++gi)
+        for (unsigned m = 0; m < n_ms; ++m) {
+            unsigned groups = gl[gi], bound = 0;
+            /* Default grids stop at the method's own bound (and are run once each). */
+            if (!o->n_groups && gsj_max_groups(dev, ms[m], block, &bound) == GS_OK && bound && groups > bound)
+                groups = bound;
+            int seen = 0;
+            for (unsigned k = 0; k < n_done[m]; ++k)
+                seen |= done[m][k] == groups;
+            if (seen)
+                continue;
+            done[m][n_done[m]++] = groups;
+            bench_row *r = table_add(t);
+            if (r == NULL) {
+                free(reference);
+                return 2;
+            }
+            measure(dev, o, ms[m], z, groups, block, reference, r);
+        }
+    free(reference);
+    return add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
+}
+
+int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t)
+{
+    gs_algo ms[GS_ALGO_COUNT_ + 1];
+    unsigned n_ms = methods(dev, o, ms);
+    unsigned block = o->block ? o->block : default_block(&t->dev);
+    jsize sizes[CLI_MAX_LIST];
+    unsigned n_sizes = o->n_sizes ? o->n_sizes : default_sizes(&t->dev, o, sizes);
+    for (unsigned i = 0; i < o->n_sizes; ++i)
+        sizes[i] = (jsize){o->sizes_n[i], o->sizes_t[i]};
+    for (unsigned i = 0; i < n_sizes; ++i)
+        if (sizes[i].n < GSJ_MIN_N || sizes[i].n > GSJ_MAX_N) {
+            cli_progress("jacobi: N must be %u to %u, not %u", GSJ_MIN_N, GSJ_MAX_N, sizes[i].n);
+            return 2;
+        }
+    if (n_ms == 0) {
+        cli_progress("jacobi: none of the methods named runs on this device");
+        return 2;
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < n_sizes && rc != 2; ++i) {
+        int r = run_size(dev, o, t, &sizes[i], ms, n_ms, block);
+        rc = rc ? rc : r;
+    }
+    return rc;
+}
+
+/* A ratio, or "-" where the base did not run or pass. */
+static void ratio(FILE *f, const char *name, double x)
+{
+    if (x > 0)
+        fprintf(f, "  %s %6.3f", name, x);
+    else
+        fprintf(f, "  %s %6s", name, "-");
+}
+
+/* Each size's best rows: ms per iteration and the ratios that matter. */
+void bench_jacobi_summary(const bench_table *t, FILE *f)
+{
+    fprintf(f, "jacobi: each method at its fastest grid; ratios of total time to the fastest cg, "
+               "relaunch-graph and relaunch\n");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        if (!r->any_grid)
+            continue;
+        fprintf(f, "  %5u^2 x %-6u %-15s %6u x %-4u %11.3f ms %10.5f ms/iter", r->n, r->iters,
+                gs_algo_name(r->algo), r->groups, r->block, r->total_ms, r->total_ms / r->iters);
+        ratio(f, "x_cg", table_ratio(t, r, GS_ALGO_CG));
+        ratio(f, "x_graph", table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
+        ratio(f, "x_relnch", table_ratio(t, r, GS_ALGO_RELAUNCH));
+        fputc('\n', f);
+    }
+}
