@@ -216,8 +216,17 @@ else
     [ -x "$CUDA_WEAK" ] && stage cuda_weak_lines 90 env GRIDSYNC_RELEASE=lines GRIDSYNC_CLUSTER_SIZE=1 "$CUDA_WEAK"
 fi
 
+# ---- 5b. registers of user kernels beside grid.sync() (tests/regs; no GPU needed) ----------
+registers() { sh "$ROOT/tests/regs/check_registers.sh" "$NVCC" "$ROOT/include" "$ROOT/tests/regs/user_kernels.cu" | tee "$RES/registers.txt"; }
+export -f registers
+stage registers 60 registers
+
 # ---- 6. the CLI -------------------------------------------------------------------------
 if [ -n "$CLI" ]; then
+    # The application benchmark: a user's Jacobi solver (apps/jacobi) with every protocol,
+    # auto, grid.sync(), a relaunch per iteration and a CUDA-graph relaunch, at 1, 2, 4 and 8
+    # blocks of 256 per SM and four sizes, each result checked against the host.
+    stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda --csv "$OUT/jacobi.csv" --json "$RES/jacobi.json"
     stage cli_info 60 "$CLI" info
     stage cli_groups 150 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$RES/groups.json"
     stage cli_groups64 150 "$CLI" bench groups --backend cuda --algo all --block 64 --groups 132,1056,2112,4224 \
