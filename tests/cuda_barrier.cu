@@ -21,22 +21,11 @@
 
 #include "cuda_kernels.cuh"
 
-static int g_pass, g_fail;
+#include "cuda_check.h"
+
 static gs_device *g_dev;
 static gs_device_info g_info;
 
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (cond) {                                                                         \
-            ++g_pass;                                                                       \
-        } else {                                                                            \
-            ++g_fail;                                                                       \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                          \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            fflush(stdout);                                                                 \
-        }                                                                                   \
-    } while (0)
 
 #define EXPECT_STATUS(expr, want, ...)                                                      \
     do {                                                                                    \

@@ -15,21 +15,11 @@
 #include "gridsync/cuda.cuh"
 #include "gridsync/host_cuda.h"
 
-static int g_pass, g_fail;
+#include "cuda_check.h"
+
 static gs_device *g_dev;
 static unsigned g_sms;
 
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (cond) {                                                                         \
-            ++g_pass;                                                                       \
-        } else {                                                                            \
-            ++g_fail;                                                                       \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-        }                                                                                   \
-    } while (0)
 
 __device__ unsigned expected(unsigned e, unsigned item) { return e * 2654435761u + item; }
 
