@@ -64,8 +64,9 @@ typedef struct gs_grid_fields {
     gs_u32 aux;     /* GS_AUX_* below: why the launch cannot use the state, or the
                      * protocol's packed constants (flip, cluster, tree, sharded, auto) */
     gs_u32 share;   /* tree: the group's add at its leaf; lockfree, sharded: spinners */
+    gs_u32 group, groups; /* read once at the start (see gs_g_group) */
 #if !(defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED)
-    gs_u32 group, groups, lid, lsize; /* read once at the start (see gs_g_group) */
+    gs_u32 lid, lsize;
 #endif
 } gs_grid_fields;
 
@@ -85,12 +86,13 @@ typedef gs_grid_fields gs_grid;
 #define gs_f(g) ((gs_grid_fields *)(g))
 #endif
 
-/* The group's and work-item's indices where a protocol needs them: from the hardware at
- * each use on CUDA (no register held), from the grid elsewhere, read once when it began
- * (as before the lean grid; OpenCL and the cpu have no register budget to keep). */
+/* The group's and work-item's indices where a protocol needs them: the group's from the
+ * grid (on CUDA in shared memory: one load where the linear index from the special
+ * registers took ten reads and two multiplies on the arrival's path), the work-item's
+ * from the hardware at each use on CUDA (no register held), from the grid elsewhere. */
 #if GS_GRID_IN_SHARED
-#define gs_g_group(g) ((void)(g), gs_group_id())
-#define gs_g_groups(g) ((void)(g), gs_num_groups())
+#define gs_g_group(g) (gs_f(g)->group)
+#define gs_g_groups(g) (gs_f(g)->groups)
 #define gs_g_lid(g) ((void)(g), gs_local_id())
 #define gs_g_lsize(g) ((void)(g), gs_local_size())
 #define gs_g_first(g) ((void)(g), gs_local_first())
@@ -212,9 +214,9 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
     g.share = 0u;
     g.episode = 0u;
     g.algo = a == GS_ACCEPT_ANY ? algo : a;
-#if !GS_GRID_IN_SHARED
     g.group = gs_group_id();
     g.groups = gs_num_groups();
+#if !GS_GRID_IN_SHARED
     g.lid = gs_local_id();
     g.lsize = gs_local_size();
 #endif
@@ -246,9 +248,9 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
 GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 {
     gs_grid_fields g;
-#if !GS_GRID_IN_SHARED
     g.group = gs_group_id();
     g.groups = gs_num_groups();
+#if !GS_GRID_IN_SHARED
     g.lid = 0u; /* its one polling work-item */
     g.lsize = 1u;
 #endif

@@ -28,9 +28,9 @@ GS_DEVICE gs_grid gs_work_begin(GS_GLOBAL gs_word *state)
     f.algo = GS_ALGO_ID_RELAUNCH;
     f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* never synchronizes: one phase a launch */
     f.share = 0u;
-#if !GS_GRID_IN_SHARED
     f.group = gs_group_id();
     f.groups = gs_num_groups();
+#if !GS_GRID_IN_SHARED
     f.lid = gs_local_id();
     f.lsize = gs_local_size();
 #endif
