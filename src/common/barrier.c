@@ -147,8 +147,7 @@ int gs_algo_is_host(gs_algo algo)
 }
 
 /* GS_ALGO_AUTO: flip up to GS_AUTO_FLIP_PER_CU groups per compute unit, the tree above
- * (docs/performance.md: on H100 and H200 flip is fastest at 1 and 2 blocks of 256 per
- * SM, the tree from 4 on). */
+ * (gridsync/protocols.h says what was measured). */
 static gs_algo resolve_auto(const gs_device *dev, unsigned groups)
 {
     unsigned cus = dev->info.compute_units ? dev->info.compute_units : 1;
