@@ -7,5 +7,5 @@
 void gs_cpu_work_kernel(void *arg)
 {
     const gs_cpu_work_args *w = arg;
-    gs_work_kernel_body(w->state, w->a, w->b, w->c, w->params, 1);
+    gs_work_kernel_body(w->state, w->a, w->b, w->c, w->params, GS_FORM_ALL);
 }

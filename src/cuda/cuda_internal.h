@@ -11,14 +11,14 @@
 extern "C" {
 #endif
 
-/* The host stubs of the built-in kernel, two per protocol (kernel_<name>.cu, see
- * kernel_algo.cuh: with_compute 1 for the one with the independent work and the split
- * phase), for cudaLaunchKernelExC. */
-#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) const void *gs_cuda_kernel_##name(int with_compute);
+/* The host stubs of the built-in kernel, three per protocol (kernel_<name>.cu, see
+ * kernel_algo.cuh: `form` one of GS_FORM_* of kernels/workloads.h), for
+ * cudaLaunchKernelExC. */
+#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) const void *gs_cuda_kernel_##name(int form);
 GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_DECL_)
 GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
 #undef GS_CUDA_KERNEL_DECL_
-const void *gs_cuda_kernel_relaunch(int with_compute);
+const void *gs_cuda_kernel_relaunch(int form);
 
 #ifdef __cplusplus
 }

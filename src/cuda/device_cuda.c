@@ -181,10 +181,12 @@ const void *gs_cuda_work_kernel(gs_algo algo, int w)
 }
 #undef GS_CUDA_KERNEL_CASE_
 
-/* Which of a protocol's two kernels a launch with these parameters needs. */
-static int with_compute(const gs_work_params *prm)
+/* Which of a protocol's kernels (GS_FORM_*) a launch with these parameters needs. */
+static int kernel_form(const gs_work_params *prm)
 {
-    return prm->compute != 0u || prm->split != 0u;
+    if (prm->compute != 0u || prm->split != 0u)
+        return GS_FORM_ALL;
+    return prm->work == GS_WORK_EMPTY ? GS_FORM_BARRIERS : GS_FORM_PROGRAMS;
 }
 
 /* The bound for the built-in program, whatever the protocol: the smallest over the
@@ -193,12 +195,12 @@ static int with_compute(const gs_work_params *prm)
 static gs_status cuda_max_groups(gs_device *dev, unsigned group_size, unsigned *out)
 {
     unsigned best = ~0u;
-    for (unsigned k = 0; k < 2 * GS_ALGO_COUNT_; ++k) {
+    for (unsigned k = 0; k < 3 * GS_ALGO_COUNT_; ++k) {
         unsigned n = 0;
-        gs_algo a = (gs_algo)(k / 2);
+        gs_algo a = (gs_algo)(k / 3);
         if (!cuda_algo_supported(dev, a))
             continue;
-        gs_status s = gs_cuda_kernel_bound(as_cuda(dev), gs_cuda_work_kernel(a, (int)(k % 2)),
+        gs_status s = gs_cuda_kernel_bound(as_cuda(dev), gs_cuda_work_kernel(a, (int)(k % 3)),
                                            group_size, 0, &n);
         if (s != GS_OK)
             return s;
@@ -474,7 +476,7 @@ static cudaError_t launch_phases(gs_cuda_device *d, const gs_launch *l, unsigned
     for (unsigned p = begin; p < end; ++p) {
         prm->phase_begin = p;
         prm->phase_end = p + 1;
-        cudaError_t e = cudaLaunchKernelExC(&cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH, with_compute(prm)), args);
+        cudaError_t e = cudaLaunchKernelExC(&cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH, kernel_form(prm)), args);
         if (e != cudaSuccess)
             return e;
     }
@@ -562,7 +564,7 @@ static gs_status cuda_launch(gs_device *dev, const gs_launch *l, double *elapsed
     case GS_ALGO_RELAUNCH: return launch_relaunch(d, l, args, &prm, elapsed_ns);
     case GS_ALGO_RELAUNCH_GRAPH: return launch_graph(d, l, args, &prm, elapsed_ns);
     default:
-        return launch_resident(d, gs_cuda_work_kernel(l->algo, with_compute(&prm)), l->algo,
+        return launch_resident(d, gs_cuda_work_kernel(l->algo, kernel_form(&prm)), l->algo,
                                l->groups, l->group_size, args, elapsed_ns);
     }
 }

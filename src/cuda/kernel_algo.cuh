@@ -25,7 +25,16 @@
 extern "C" __global__ void __launch_bounds__(1024)
 GS_KERNEL_NAME(gs_word *state, unsigned *a, unsigned *b, gs_word *c, gs_work_params prm)
 {
-    gs_work_kernel_body(state, a, b, c, prm, 0);
+    gs_work_kernel_body(state, a, b, c, prm, GS_FORM_PROGRAMS);
+}
+
+/* The barrier-only program alone (gs_run_config.work GS_WORK_EMPTY without compute or
+ * split: bench groups, iters, wgsize; workloads.h says why a kernel of its own). */
+extern "C" __global__ void __launch_bounds__(1024)
+GS_KERNEL_CAT(GS_KERNEL_NAME, _barriers)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
+                                         gs_work_params prm)
+{
+    gs_work_kernel_body(state, a, b, c, prm, GS_FORM_BARRIERS);
 }
 
 /* The same with the independent work and the split phase (gs_run_config.compute,
@@ -34,11 +43,12 @@ extern "C" __global__ void __launch_bounds__(1024)
 GS_KERNEL_CAT(GS_KERNEL_NAME, _compute)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
                                         gs_work_params prm)
 {
-    gs_work_kernel_body(state, a, b, c, prm, 1);
+    gs_work_kernel_body(state, a, b, c, prm, GS_FORM_ALL);
 }
 
-extern "C" const void *GS_KERNEL_CAT(gs_cuda_kernel_, GS_KERNEL_PROTOCOL)(int with_compute)
+extern "C" const void *GS_KERNEL_CAT(gs_cuda_kernel_, GS_KERNEL_PROTOCOL)(int form)
 {
-    return with_compute ? (const void *)GS_KERNEL_CAT(GS_KERNEL_NAME, _compute)
-                        : (const void *)GS_KERNEL_NAME;
+    return form == GS_FORM_ALL        ? (const void *)GS_KERNEL_CAT(GS_KERNEL_NAME, _compute)
+           : form == GS_FORM_BARRIERS ? (const void *)GS_KERNEL_CAT(GS_KERNEL_NAME, _barriers)
+                                      : (const void *)GS_KERNEL_NAME;
 }

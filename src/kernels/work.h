@@ -11,6 +11,11 @@
 #define GS_WORK_FAULT_EXIT 4u /* the last group leaves before its first barrier */
 #define GS_WORK_FAULT_SKIP 5u /* the last group skips one barrier */
 
+/* The built-in kernel's forms (workloads.h, gs_work_kernel_body, says why three). */
+#define GS_FORM_PROGRAMS 0 /* every program but the split phase and the independent work */
+#define GS_FORM_ALL 1      /* everything (the cpu's and OpenCL's one kernel) */
+#define GS_FORM_BARRIERS 2 /* the barrier-only program alone (CUDA) */
+
 /* Word indices in the counters buffer (c). */
 #define GS_C_ERRORS 0u  /* mismatches seen by the kernel */
 #define GS_C_SCRATCH 1u /* target of the atomics that stagger groups */

@@ -205,29 +205,43 @@ GS_DEVICE gs_u32 gs_barrier_with_compute(gs_grid *g, const gs_work_params *prm, 
     return gs_work_sync(g);
 }
 
-/* The body of the built-in kernel of every back end. With `with_compute` 0 (a constant)
- * it leaves out the split phase and the independent work (prm.split, prm.compute): CUDA
- * builds that form for every other program, so that the barrier-only kernels stay the
- * code that was measured (with both compiled into one kernel, the unchanged barrier-only
- * loop timed up to 22% slower in one H100 run: docs/performance.md, eighth round). */
+/* The barrier-only program: nothing between barriers, not even the phase loop's tests
+ * and address arithmetic (with 64 warps per SM every instruction a work-item runs per
+ * episode costs about 8 ns of the barrier's time: docs/performance.md). */
+GS_DEVICE void gs_work_barriers_only(gs_grid *g, const gs_work_params *prm)
+{
+    for (gs_u32 p = prm->phase_begin + 1u; p < prm->phase_end; ++p)
+        if (gs_work_sync(g) != GS_ABORT_NONE)
+            return;
+}
+
+/* The built-in kernel of every back end. Its forms (`form`, a constant where CUDA
+ * compiles one kernel per form): GS_FORM_BARRIERS the barrier-only program alone;
+ * GS_FORM_PROGRAMS every program but the split phase and the independent work
+ * (prm.split, prm.compute); GS_FORM_ALL everything, as the cpu and OpenCL build it.
+ * CUDA builds all three, so that the barrier-only kernel stays the code that was
+ * measured: with the programs' loop in the same kernel, NVVM merged the two loops' barrier
+ * code into one, and the barrier-only loop ran the programs' per-phase tests (flip 1152
+ * against 969 ns per barrier at 132 x 256 on an H100, 2968 against 2162 at 1056; with the
+ * compute in the same kernel too, up to 22% slower in an H100 run of the eighth round). */
 GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a,
                                    GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
-                                   gs_work_params prm, int with_compute)
+                                   gs_work_params prm, int form)
 {
+    int with_compute = form == GS_FORM_ALL;
     gs_grid g = gs_work_begin(state);
+    if (form == GS_FORM_BARRIERS) {
+        gs_work_barriers_only(&g, &prm);
+        return;
+    }
     gs_u32 group = gs_g_group(&g), groups = gs_g_groups(&g);
     /* The faults `gridsync check` and the fault tests provoke: the last group never
      * arrives, or arrives at one barrier fewer than the others. */
     int faulty = group + 1u == groups && groups > 1u;
     if (faulty && prm.work == GS_WORK_FAULT_EXIT)
         return;
-    /* The barrier-only program does nothing between barriers, not even the phase loop's
-     * tests and address arithmetic: with 64 warps per SM every instruction a work-item
-     * runs per episode costs about 8 ns of the barrier's time (docs/performance.md). */
     if (prm.work == GS_WORK_EMPTY && (!with_compute || (prm.compute == 0u && !prm.split))) {
-        for (gs_u32 p = prm.phase_begin + 1u; p < prm.phase_end; ++p)
-            if (gs_work_sync(&g) != GS_ABORT_NONE)
-                return;
+        gs_work_barriers_only(&g, &prm);
         return;
     }
     for (gs_u32 p = prm.phase_begin; p < prm.phase_end; ++p) {
