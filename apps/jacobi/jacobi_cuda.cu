@@ -131,8 +131,14 @@ static gs_status cuda_open(gsj_session *s)
         e = cudaMalloc(&m->b, bytes);
     if (e == cudaSuccess) /* a device copy of the start: each run reloads from it */
         e = cudaMalloc(&m->initial, bytes);
+    /* On the app's stream, which does not wait for the legacy default stream: a plain
+     * cudaMemcpy from pageable memory may return before its DMA has landed, and the
+     * first run's copies from `initial` then read a partly written grid (the cg and
+     * relaunch rows of one H100 run failed their check that way, 3 of 200). */
     if (e == cudaSuccess)
-        e = cudaMemcpy(m->initial, s->initial, bytes, cudaMemcpyHostToDevice);
+        e = cudaMemcpyAsync(m->initial, s->initial, bytes, cudaMemcpyHostToDevice, m->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
         return cuda_fail(s, e, "allocating the grids");
     if (c->method == GS_ALGO_RELAUNCH_GRAPH)
@@ -208,7 +214,10 @@ static gs_status cuda_fetch(gsj_session *s, float *out)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
     /* Iteration t writes b when t is even: the last one, T - 1, wrote b when T is odd. */
-    cudaError_t e = cudaMemcpy(out, s->cfg->iters % 2 ? m->b : m->a, bytes, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpyAsync(out, s->cfg->iters % 2 ? m->b : m->a, bytes, cudaMemcpyDeviceToHost,
+                                    m->stream); /* after the run, on its stream */
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m->stream);
     return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "reading the grid back");
 }
 
