@@ -243,8 +243,12 @@ static gs_status cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
         free(m);
         return GS_ERR_NATIVE; /* never happens: cudaMalloc aligns to 256 bytes */
     }
+    /* On the device's stream, where the header's writes follow: a plain cudaMemset goes to
+     * the legacy stream, which the non-blocking stream does not wait for. */
     if (e == cudaSuccess)
-        e = cudaMemset(m->ptr, 0, rounded ? rounded : GS_LINE_BYTES);
+        e = cudaMemsetAsync(m->ptr, 0, rounded ? rounded : GS_LINE_BYTES, as_cuda(dev)->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(as_cuda(dev)->stream);
     if (e != cudaSuccess) {
         if (m->ptr)
             cudaFree(m->ptr);
