@@ -69,5 +69,7 @@ int cmd_info(const cli_options *o)
         printf("auto picks: %s device %s\n", gs_backend_name(d.backend), d.name);
         gs_device_close(dev);
     }
+    if (!found)
+        fprintf(stderr, "gridsync: no device%s\n", o->given & OPT_DEVICE ? " of that index (--device)" : "");
     return found ? 0 : 2; /* as for every command: 2, no device */
 }
