@@ -1,6 +1,8 @@
 #!/bin/sh
-# cli_usage.sh GRIDSYNC DIR: bad input to the CLI exits 2 with a message on stderr,
-# before any run starts; never a crash, never a silent pass.
+# cli_usage.sh GRIDSYNC DIR: bad input to the CLI exits 2 with a message on stderr that
+# names what was wrong, before any run starts; never a crash, never a silent pass. And
+# what a new user meets first: defaults that end in time, rows as they are measured, a
+# table that explains itself, and an exit status that tells a refused row from a pass.
 set -u
 cli=$1 dir=$2
 mkdir -p "$dir"
@@ -21,6 +23,23 @@ expect() {
     else
         echo "ok: gridsync $* -> $got"
     fi
+}
+
+# expect_says CODE PATTERN ARGS...: as expect, and stderr matches PATTERN (grep -E).
+expect_says() {
+    pattern=$2
+    code=$1; shift 2
+    expect "$code" "$@"
+    grep -Eq -- "$pattern" "$dir/err" || {
+        echo "FAIL: gridsync $* did not say /$pattern/ on stderr" >&2
+        sed 's/^/  stderr: /' "$dir/err" >&2
+        failed=1
+    }
+}
+
+# has FILE PATTERN WHY: FILE matches PATTERN (grep -E), or the test fails saying WHY.
+has() {
+    grep -Eq -- "$2" "$1" || { echo "FAIL: $3" >&2; failed=1; }
 }
 
 long=$(seq -s, 1 70)
@@ -64,4 +83,81 @@ expect 2 bench memory --backend cpu --json "$dir/no/such/dir/m.json"
 expect 0 --help
 expect 0 info --backend cpu
 grep -q '^cpu device:' "$dir/out" || { echo "FAIL: info --backend cpu names no cpu device" >&2; failed=1; }
+
+# Every bad value names its option and its range, before anything runs (these passed
+# parsing and ended in an unexplained error row; '0' was "bad value '0'" alone).
+expect_says 2 '--timeout-ms.*1 to 3600000' bench groups --backend cpu --timeout-ms 99999999
+expect_says 2 '--iters.*1 to 1073741824' bench groups --backend cpu --iters 4294967295
+expect_says 2 '--groups.*1 to 16777216' bench groups --backend cpu --groups 4294967295
+expect_says 2 "--groups: bad value '0'.*1 to" bench groups --backend cpu --groups 0
+expect_says 2 '--block.*1 to 1024' bench groups --backend cpu --block 2000
+# A bad environment variable is named (GRIDSYNC_BACKEND=bogus read as a null pointer).
+export GRIDSYNC_BACKEND=bogus
+expect_says 2 'GRIDSYNC_BACKEND' info
+unset GRIDSYNC_BACKEND
+export GRIDSYNC_TIMEOUT_MS=soon
+expect_says 2 'GRIDSYNC_TIMEOUT_MS' check --backend cpu --quick
+unset GRIDSYNC_TIMEOUT_MS
+# Every option is honoured or refused: info ignored --csv and --device.
+expect_says 2 'info does not take --csv' info --backend cpu --csv "$dir/i.csv"
+expect_says 2 'no device' info --backend cpu --device 7
+expect_says 2 'does not take --iters' bench memory --backend cpu --iters 5
+expect_says 2 'one value' bench iters --backend cpu --groups 1,2
+expect_says 2 'check does not take --csv' check --backend cpu --csv "$dir/c.csv"
+# check ignored --timeout-ms: 1 ms is too short for message passing among 32 threads on
+# this machine's cores, so a check that honours it ends in a timeout.
+expect 1 check --backend cpu --quick --algo central --timeout-ms 1
+has "$dir/out" '^central .* timeout ' "check --timeout-ms 1 did not time out"
+# gridsync help SUBCOMMAND.
+expect 0 help bench groups
+has "$dir/out" '--groups LIST' "help bench groups lists no --groups"
+expect 0 help check
+has "$dir/out" '--timeout-ms' "help check lists no --timeout-ms"
+expect 0 bench split --help
+expect 2 help nosuch
+
+# A refused row (more groups than can be co-resident) is not a pass: exit 1, unless asked.
+expect_says 1 'refused' bench groups --backend cpu --algo flip --groups 2000 --iters 5
+expect 0 bench groups --backend cpu --algo flip --groups 2000 --iters 5 --allow-refused
+# A row whose repeats spread more than --max-spread is warned about.
+expect_says 0 'warning: flip at 2 groups.*spread' bench groups --backend cpu --algo flip --groups 2 --iters 20 \
+    --repeats 3 --max-spread 0
+has "$dir/out" '^warning: 1 row spread' "no warning under the table for a row spread too wide"
+
+# The README's main job on a CPU: the defaults end within a minute (expect's limit; it
+# ran 1024 groups of 4 threads on 2 cores, more than a minute, before), with a legend
+# and the best protocol per grid.
+expect 0 bench groups --backend cpu
+has "$dir/out" '^columns: ' "bench groups printed no legend"
+has "$dir/out" '^best per grid' "bench groups printed no best per grid"
+# Blank cells where a baseline (cg, relaunch-graph: CUDA only) did not run, not 0.000.
+expect 0 bench groups --backend cpu --algo flip,relaunch --groups 1 --iters 5 --repeats 1 --csv "$dir/groups.csv"
+if grep -E '^groups ' "$dir/out" | grep -q '0\.000'; then
+    echo "FAIL: a ratio to a baseline that did not run reads 0.000" >&2
+    failed=1
+fi
+# CSV: ratio_cg (the 14th field once the quoted ones are emptied) empty, not 0.
+sed 's/"[^"]*"//g' "$dir/groups.csv" | awk -F, 'NR > 1 && $14 != "" { bad = 1 } END { exit bad }' ||
+    { echo "FAIL: groups.csv has a ratio_cg where cg did not run" >&2; failed=1; }
+
+# Rows are printed as they are measured: the first row is out while a long second one
+# still runs (nothing was printed before the end).
+"$cli" bench iters --backend cpu --algo central --groups 1 --iters-list 10,1000000000 --repeats 1 \
+    >"$dir/live" 2>"$dir/live.err" &
+pid=$!
+waited=0
+until grep -q '^iters ' "$dir/live" || [ $waited -ge 60 ]; do
+    sleep 1
+    waited=$((waited + 1))
+done
+if kill -0 $pid 2>/dev/null && grep -q '^iters ' "$dir/live"; then
+    echo "ok: the first row was printed after ${waited} s, while the run went on"
+else
+    echo "FAIL: no row printed within 60 s of a run that was still going" >&2
+    sed 's/^/  stdout: /' "$dir/live" >&2
+    sed 's/^/  stderr: /' "$dir/live.err" >&2
+    failed=1
+fi
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
 exit $failed

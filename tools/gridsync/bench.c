@@ -48,52 +48,44 @@ static int writable(const char *path)
     return 1;
 }
 
-static const struct {
-    const char *name;
-    int (*run)(gs_device *, const cli_options *, bench_table *);
-    const char *xlabel;
-    void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
-    int takes_auto; /* runs auto beside the protocols it chooses from */
-} experiments[] = {
-    {"groups", bench_groups, "groups", NULL, 0},
-    {"iters", bench_iters, "iters", NULL, 0},
-    {"memory", bench_memory, "groups", NULL, 0},
-    {"wgsize", bench_wgsize, "groups", NULL, 0},
-    {"split", bench_split, "compute", bench_split_summary, 0},
-#ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
-    {"jacobi", bench_jacobi, "groups", bench_jacobi_summary, 1},
-#endif
-};
-
-int cmd_bench(const char *experiment, const cli_options *options)
+/* Whether row r makes the exit status 1: it did not pass (memory's rows, timing nothing,
+ * say n/a), unless it was refused and the user said refusals are expected. */
+static int row_fails(const cli_options *o, const bench_row *r)
 {
-    for (unsigned i = 0; i < sizeof experiments / sizeof *experiments; ++i) {
-        if (strcmp(experiment, experiments[i].name) != 0)
-            continue;
-        cli_options with = *options;
-        const cli_options *o = &with;
-        with.takes_auto = experiments[i].takes_auto;
-        gs_device *dev;
-        bench_table t = {0};
-        if (!writable(o->csv) || !writable(o->json) || !writable(o->plot))
-            return 2;
-        if (cli_open(o, &dev, &t.dev) != 0)
-            return 2;
-        int rc = experiments[i].run(dev, o, &t);
-        table_print(&t, stdout);
-        if (experiments[i].summary)
-            experiments[i].summary(&t, stdout);
-        if (table_write(&t, o, experiments[i].xlabel) != 0)
-            rc = rc ? rc : 2;
-        for (unsigned r = 0; r < t.n; ++r)
-            if (strcmp(t.rows[r].check, "FAIL") == 0 || strcmp(t.rows[r].check, "timeout") == 0 ||
-                strcmp(t.rows[r].check, "error") == 0)
-                rc = rc ? rc : 1;
-        table_free(&t);
-        gs_device_close(dev);
-        return rc;
+    if (strcmp(r->check, "pass") == 0 || strcmp(r->check, "n/a") == 0)
+        return 0;
+    return !(o->allow_refused && strcmp(r->check, "refused") == 0);
+}
+
+int cmd_bench(const cli_command *e, const cli_options *options)
+{
+    cli_options with = *options;
+    const cli_options *o = &with;
+    with.takes_auto = e->takes_auto;
+    gs_device *dev;
+    bench_table t = {0};
+    t.max_spread = o->max_spread;
+    if (!writable(o->csv) || !writable(o->json) || !writable(o->plot))
+        return 2;
+    if (cli_open(o, &dev, &t.dev) != 0)
+        return 2;
+    table_print_head(&t, stdout);
+    int rc = e->run(dev, o, &t);
+    table_show(&t, stdout);
+    table_print_tail(&t, stdout);
+    if (e->summary)
+        e->summary(&t, stdout);
+    if (table_write(&t, o, e->xlabel) != 0)
+        rc = rc ? rc : 2;
+    unsigned failing = 0;
+    for (unsigned r = 0; r < t.n; ++r)
+        failing += row_fails(o, &t.rows[r]) != 0;
+    if (failing) {
+        cli_progress("%u row%s did not pass: exit status 1%s", failing, failing == 1 ? "" : "s",
+                     o->allow_refused ? "" : " (--allow-refused: refused rows do not count)");
+        rc = rc ? rc : 1;
     }
-    fprintf(stderr, "gridsync: unknown experiment '%s' (groups, iters, memory, wgsize, split, jacobi)\n",
-            experiment);
-    return 2;
+    table_free(&t);
+    gs_device_close(dev);
+    return rc;
 }

@@ -172,9 +172,12 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
                 return 2;
             }
             measure(dev, o, ms[m], z, groups, block, reference, r);
+            table_show(t, stdout);
         }
     free(reference);
-    return add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
+    int rc = add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
+    table_show(t, stdout);
+    return rc;
 }
 
 int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t)
@@ -188,7 +191,7 @@ int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t)
         sizes[i] = (jsize){o->sizes_n[i], o->sizes_t[i]};
     for (unsigned i = 0; i < n_sizes; ++i)
         if (sizes[i].n < GSJ_MIN_N || sizes[i].n > GSJ_MAX_N) {
-            cli_progress("jacobi: N must be %u to %u, not %u", GSJ_MIN_N, GSJ_MAX_N, sizes[i].n);
+            cli_progress("--sizes: N must be %u to %u, not %u", GSJ_MIN_N, GSJ_MAX_N, sizes[i].n);
             return 2;
         }
     if (n_ms == 0) {

@@ -23,6 +23,7 @@ int bench_memory(gs_device *dev, const cli_options *o, bench_table *t)
                 gs_barrier_state_bytes(b, &r->state_bytes);
                 gs_barrier_destroy(b);
             }
+            table_show(t, stdout);
         }
     }
     return 0;

@@ -41,6 +41,7 @@ int bench_split(gs_device *dev, const cli_options *o, bench_table *t)
                                          .group_size = block, .iterations = iters,
                                          .compute = compute, .split = split};
                     bench_measure(dev, o, algos[a], &cfg, r);
+                    table_show(t, stdout);
                 }
     return 0;
 }

@@ -26,6 +26,7 @@ int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t)
             gs_run_config cfg = {.workload = GS_WORKLOAD_STENCIL, .groups = groups, .group_size = block,
                                  .iterations = iters};
             bench_measure(dev, o, algos[a], &cfg, r);
+            table_show(t, stdout);
         }
         if (o->block)
             break;

@@ -49,6 +49,8 @@ static const char *run_one(check_ctx *c, gs_workload work, unsigned iters, unsig
                          .stress = stress, .late = work == GS_WORKLOAD_MP ? CHECK_LATE : 0,
                          .compute = split ? CHECK_SPLIT_COMPUTE : 0, .split = split};
     gs_status s = gs_barrier_create(c->dev, c->algo, c->groups, &b);
+    if (s == GS_OK && c->o->timeout_ms) /* --timeout-ms: every run but the provoked faults */
+        s = gs_barrier_set_timeout(b, c->o->timeout_ms);
     if (s == GS_OK)
         s = gs_run(b, &cfg, &r);
     if (s == GS_OK)

@@ -7,8 +7,23 @@
 #include "gridsync.h"
 
 #define CLI_MAX_LIST 64
+#define CLI_MAX_TIMEOUT_MS 3600000u  /* gs_barrier_set_timeout's range, and the environment's */
+#define CLI_MAX_ITERS (1u << 30)     /* gs_run's */
+#define CLI_DEFAULT_MAX_SPREAD 0.5   /* a row whose repeats spread wider is flagged */
+
+/* The options, one bit each: what a command line gave, and what a subcommand takes
+ * (an option a subcommand would ignore is refused instead). */
+enum {
+    OPT_BACKEND = 1u << 0, OPT_DEVICE = 1u << 1, OPT_ALGO = 1u << 2, OPT_GROUPS = 1u << 3,
+    OPT_BLOCK = 1u << 4, OPT_ITERS = 1u << 5, OPT_ITERS_LIST = 1u << 6, OPT_COMPUTE = 1u << 7,
+    OPT_REPEATS = 1u << 8, OPT_TIMEOUT = 1u << 9, OPT_QUICK = 1u << 10, OPT_CSV = 1u << 11,
+    OPT_JSON = 1u << 12, OPT_PLOT = 1u << 13, OPT_SIZES = 1u << 14, OPT_MAX_SPREAD = 1u << 15,
+    OPT_ALLOW_REFUSED = 1u << 16,
+    OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
+};
 
 typedef struct cli_options {
+    unsigned given;       /* OPT_* bits of the options on the command line */
     gs_backend backend;
     int device;
     int algo_all;
@@ -22,6 +37,8 @@ typedef struct cli_options {
     unsigned repeats;     /* timed repeats, the median is reported */
     unsigned timeout_ms;  /* 0 = library default */
     int quick;
+    int allow_refused;    /* refused rows (more groups than fit) do not fail the run */
+    double max_spread;    /* rows whose spread is larger are warned about */
     const char *csv, *json, *plot;
     int takes_auto;       /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
                              creation, so gs_algo_supported does not list it) where flip
@@ -48,10 +65,37 @@ typedef struct bench_row {
 typedef struct bench_table {
     bench_row *rows;
     unsigned n, cap;
+    unsigned shown;   /* rows printed so far: each is printed once it is measured */
+    double max_spread;
     gs_device_info dev;
 } bench_table;
 
+/* A subcommand: `info`, `check`, or an experiment of `bench`. */
+typedef struct cli_command {
+    const char *name;   /* "info", "check", "groups", ... */
+    const char *usage;  /* its arguments, for help */
+    const char *help;   /* what it does, for help */
+    unsigned takes;     /* OPT_* it honours; every other option is refused */
+    int (*cmd)(const cli_options *);                            /* info, check */
+    int (*run)(gs_device *, const cli_options *, bench_table *); /* an experiment */
+    const char *xlabel;                                          /* its plot's x axis */
+    void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
+    int takes_auto;     /* runs auto beside the protocols it chooses from */
+} cli_command;
+
+/* The subcommand of that name (bench: the experiment's), or NULL. */
+const cli_command *cli_command_find(const char *name, int bench);
+/* gridsync help [bench] [NAME]: 0, or 2 for an unknown name. */
+int cli_help(int argc, char **argv, int first);
+void cli_usage(FILE *f);
+
 int cli_parse(int argc, char **argv, int first, cli_options *o);
+/* 0 when every option given is one that `c` takes; else names the first that is not. */
+int cli_check_takes(const cli_command *c, const cli_options *o);
+/* Lists the options in `takes`, with their ranges. */
+void cli_options_help(unsigned takes, FILE *f);
+/* 0 when the environment variables gridsync reads hold values it accepts; else names one. */
+int cli_check_env(void);
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
 /* The protocols the options name that run on this device (all: every supported one). */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out);
@@ -69,12 +113,19 @@ const char *bench_verdict(gs_status s);
 bench_row *table_add(bench_table *t);
 /* Row r's total time over that of `base` in the same configuration (0: none passed). */
 double table_ratio(const bench_table *t, const bench_row *r, gs_algo base);
-void table_print(const bench_table *t, FILE *f);
+int table_is_baseline(gs_algo a);
+/* The table, as it is measured: the device and the column names, then each row as soon
+ * as it is complete (table_show prints the rows not printed yet), then the best per grid
+ * and the legend. */
+void table_print_head(const bench_table *t, FILE *f);
+void table_show(bench_table *t, FILE *f);
+void table_print_tail(const bench_table *t, FILE *f);
 int table_write(const bench_table *t, const cli_options *o, const char *xlabel);
 void table_free(bench_table *t);
 
 int cmd_info(const cli_options *o);
-int cmd_bench(const char *experiment, const cli_options *o);
+int cmd_check(const cli_options *o);
+int cmd_bench(const cli_command *experiment, const cli_options *o);
 int bench_groups(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_iters(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_memory(gs_device *dev, const cli_options *o, bench_table *t);

@@ -45,25 +45,31 @@ int cmd_info(const cli_options *o)
             printf("%s: not built into this library\n", gs_backend_name(all[b]));
             continue;
         }
-        for (int i = 0;; ++i) {
+        /* --device N: that index only, in each back end shown. */
+        int only = (o->given & OPT_DEVICE) != 0;
+        for (int i = only ? o->device : 0;; ++i) {
             gs_device *dev;
             gs_status s = gs_device_open(all[b], i, &dev);
             if (s != GS_OK) {
-                if (i == 0)
-                    printf("%s: no device (%s)\n", gs_backend_name(all[b]), gs_status_string(s));
+                if (i == 0 || only)
+                    printf("%s: no device %d (%s)\n", gs_backend_name(all[b]), i, gs_status_string(s));
                 break;
             }
             show(dev);
             gs_device_close(dev);
             found = 1;
+            if (only)
+                break;
         }
     }
     gs_device *dev;
-    if (o->backend == GS_BACKEND_AUTO && gs_device_open(GS_BACKEND_AUTO, 0, &dev) == GS_OK) {
+    if (o->backend == GS_BACKEND_AUTO && gs_device_open(GS_BACKEND_AUTO, o->device, &dev) == GS_OK) {
         gs_device_info d;
         gs_device_get_info(dev, &d);
         printf("auto picks: %s device %s\n", gs_backend_name(d.backend), d.name);
         gs_device_close(dev);
     }
+    if (!found)
+        fprintf(stderr, "gridsync: no device%s\n", o->given & OPT_DEVICE ? " of that index (--device)" : "");
     return found ? 0 : 2; /* as for every command: 2, no device */
 }

@@ -24,6 +24,15 @@ const char *bench_verdict(gs_status s)
 
 static int is_relaunch(gs_algo a) { return a == GS_ALGO_RELAUNCH || a == GS_ALGO_RELAUNCH_GRAPH; }
 
+/* A row that did not pass says why, on stderr beside the progress (the table's check
+ * column has room for a word only). */
+static void explain(const bench_row *row, gs_status s)
+{
+    if (s != GS_OK)
+        cli_progress("%s at %u groups of %u: %s: %s", gs_algo_name(row->algo), row->groups, row->block,
+                     row->check, gs_status_string(s));
+}
+
 void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
                    bench_row *row)
 {
@@ -52,6 +61,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
     row->status = s;
     row->check = bench_verdict(s);
     if (s != GS_OK) {
+        explain(row, s);
         if (b)
             gs_barrier_destroy(b);
         return;
@@ -72,6 +82,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
     } else {
         row->status = s;
         row->check = bench_verdict(s);
+        explain(row, s);
     }
     free(t);
     gs_barrier_destroy(b);

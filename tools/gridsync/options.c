@@ -1,4 +1,5 @@
-/* Command-line options common to every subcommand. */
+/* Command-line options common to every subcommand. A bad value is reported with its
+ * option and the range it must lie in, before anything opens a device. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -6,11 +7,42 @@
 
 #include "cli.h"
 
-static int parse_uint(const char *s, unsigned *out)
+/* The ranges below are the library's own limits (gs_run, gs_barrier_set_timeout,
+ * GS_MAX_GROUPS, GS_MAX_COMPUTE): a value past them would only come back as an error
+ * row after the run had started. */
+static const struct cli_opt {
+    const char *name;
+    unsigned bit;
+    const char *arg;  /* NULL: takes no value */
+    const char *text; /* the value's form and range, and what the option does */
+} opts[] = {
+    {"backend", OPT_BACKEND, "B", "auto, cpu, opencl or cuda (default auto: the best device present)"},
+    {"device", OPT_DEVICE, "N", "0 to 1024: the device's index within its back end (default 0)"},
+    {"algo", OPT_ALGO, "LIST", "all (default), or protocols separated by commas (gridsync help algos)"},
+    {"groups", OPT_GROUPS, "LIST", "1 to 16777216 each, at most 64, separated by commas: grids to run"},
+    {"block", OPT_BLOCK, "N", "1 to the device's largest group: work-items per group"},
+    {"iters", OPT_ITERS, "N", "1 to 1073741824: barriers per timed run (jacobi: iterations)"},
+    {"iters-list", OPT_ITERS_LIST, "LIST", "1 to 1073741824 each, at most 64: barriers per run"},
+    {"compute", OPT_COMPUTE, "LIST", "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
+    {"sizes", OPT_SIZES, "N:T,...", "N from 3 to 32768 (an N x N grid), T from 1 to 1073741824 iterations"},
+    {"repeats", OPT_REPEATS, "N", "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
+    {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
+    {"quick", OPT_QUICK, NULL, "fewer grids, barriers and repeats"},
+    {"max-spread", OPT_MAX_SPREAD, "X", "0 to 1000: warn about rows whose spread is larger (default 0.5)"},
+    {"allow-refused", OPT_ALLOW_REFUSED, NULL, "refused rows (more groups than fit) do not make the exit status 1"},
+    {"csv", OPT_CSV, "FILE", "write the rows as CSV"},
+    {"json", OPT_JSON, "FILE", "write the rows and the device as JSON"},
+    {"plot", OPT_PLOT, "FILE.png", "draw the rows with gnuplot"},
+};
+#define N_OPTS (sizeof opts / sizeof *opts)
+
+static int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
 {
     char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v > 0xffffffffu)
+    if (*s < '0' || *s > '9')
+        return -1; /* strtoul would take "-5" as a huge number, and " 5" */
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || v < min || v > max)
         return -1;
     *out = (unsigned)v;
     return 0;
@@ -46,7 +78,7 @@ static int take_uint(const char *tok, void *ctx)
 {
     uint_list *l = ctx;
     unsigned v;
-    if (*l->n == CLI_MAX_LIST || parse_uint(tok, &v) != 0 || v < l->min || v > l->max)
+    if (*l->n == CLI_MAX_LIST || parse_uint(tok, l->min, l->max, &v) != 0)
         return -1;
     l->out[(*l->n)++] = v;
     return 0;
@@ -59,7 +91,7 @@ static int parse_list(const char *s, unsigned *out, unsigned *n, unsigned min, u
     return each_element(s, take_uint, &l);
 }
 
-/* bench jacobi's N:T, both at least 1 (the app checks N's range before anything runs). */
+/* bench jacobi's N:T (the same bounds as apps/jacobi's GSJ_MIN_N and GSJ_MAX_N). */
 static int take_size(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -71,7 +103,7 @@ static int take_size(const char *tok, void *ctx)
         return -1;
     memcpy(n, tok, len);
     n[len] = '\0';
-    if (parse_uint(n, &side) != 0 || parse_uint(colon + 1, &iters) != 0 || side == 0 || iters == 0)
+    if (parse_uint(n, 3, 32768, &side) != 0 || parse_uint(colon + 1, 1, CLI_MAX_ITERS, &iters) != 0)
         return -1;
     o->sizes_n[o->n_sizes] = side;
     o->sizes_t[o->n_sizes++] = iters;
@@ -82,10 +114,8 @@ static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
     gs_algo a;
-    if (gs_algo_from_name(tok, &a) != GS_OK) {
-        fprintf(stderr, "gridsync: unknown protocol '%s'\n", tok);
+    if (gs_algo_from_name(tok, &a) != GS_OK)
         return -1;
-    }
     if (o->n_algos < GS_ALGO_COUNT_)
         o->algos[o->n_algos++] = (unsigned)a;
     return 0;
@@ -97,48 +127,72 @@ static int parse_algos(const char *s, cli_options *o)
         o->algo_all = 1;
         return 0;
     }
+    o->algo_all = 0;
     o->n_algos = 0;
     return each_element(s, take_algo, o);
 }
 
+static int parse_spread(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !(v >= 0 && v <= 1000))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Stores option k's value; non-zero if it is out of its range. */
+static int take(const struct cli_opt *k, const char *v, cli_options *o)
+{
+    unsigned d;
+    switch (k->bit) {
+    case OPT_BACKEND: return gs_backend_from_name(v, &o->backend) != GS_OK;
+    case OPT_DEVICE: return parse_uint(v, 0, 1024, &d) || (o->device = (int)d, 0);
+    case OPT_ALGO: return parse_algos(v, o);
+    case OPT_GROUPS: return parse_list(v, o->groups, &o->n_groups, 1, GS_MAX_GROUPS);
+    case OPT_BLOCK: return parse_uint(v, 1, ~0u, &o->block);
+    case OPT_ITERS: return parse_uint(v, 1, CLI_MAX_ITERS, &o->iters);
+    case OPT_ITERS_LIST: return parse_list(v, o->iters_list, &o->n_iters, 1, CLI_MAX_ITERS);
+    case OPT_COMPUTE: return parse_list(v, o->compute_list, &o->n_compute, 1, GS_MAX_COMPUTE);
+    case OPT_SIZES: o->n_sizes = 0; return each_element(v, take_size, o);
+    case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
+    case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
+    case OPT_QUICK: o->quick = 1; return 0;
+    case OPT_MAX_SPREAD: return parse_spread(v, &o->max_spread);
+    case OPT_ALLOW_REFUSED: o->allow_refused = 1; return 0;
+    case OPT_CSV: o->csv = v; return 0;
+    case OPT_JSON: o->json = v; return 0;
+    default: o->plot = v; return 0;
+    }
+}
+
 int cli_parse(int argc, char **argv, int first, cli_options *o)
 {
-    static const struct option longopts[] = {
-        {"backend", required_argument, 0, 'b'}, {"device", required_argument, 0, 'd'},
-        {"algo", required_argument, 0, 'a'},    {"groups", required_argument, 0, 'g'},
-        {"block", required_argument, 0, 'B'},   {"iters", required_argument, 0, 'i'},
-        {"iters-list", required_argument, 0, 'I'}, {"compute", required_argument, 0, 'C'},
-        {"repeats", required_argument, 0, 'r'}, {"timeout-ms", required_argument, 0, 't'},
-        {"quick", no_argument, 0, 'q'},         {"csv", required_argument, 0, 'c'},
-        {"json", required_argument, 0, 'j'},    {"plot", required_argument, 0, 'p'},
-        {"sizes", required_argument, 0, 'S'},   {0, 0, 0, 0}};
+    struct option longopts[N_OPTS + 1];
+    for (unsigned i = 0; i < N_OPTS; ++i)
+        longopts[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument, 0, (int)i + 1};
+    longopts[N_OPTS] = (struct option){0, 0, 0, 0};
     memset(o, 0, sizeof *o);
     o->algo_all = 1;
     o->repeats = 5;
+    o->max_spread = CLI_DEFAULT_MAX_SPREAD;
     optind = first;
+    opterr = 0; /* getopt's own messages do not say what the option takes: ours do */
     int c;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case 'b': bad = gs_backend_from_name(optarg, &o->backend) != GS_OK; break;
-        case 'd': { unsigned d = 0; bad = parse_uint(optarg, &d) || d > 1024; o->device = (int)d; break; }
-        case 'a': o->algo_all = 0; bad = parse_algos(optarg, o); break;
-        case 'g': bad = parse_list(optarg, o->groups, &o->n_groups, 1, ~0u); break;
-        case 'B': bad = parse_uint(optarg, &o->block) || o->block == 0; break;
-        case 'i': bad = parse_uint(optarg, &o->iters) || o->iters == 0; break;
-        case 'I': bad = parse_list(optarg, o->iters_list, &o->n_iters, 1, ~0u); break;
-        case 'C': bad = parse_list(optarg, o->compute_list, &o->n_compute, 1, GS_MAX_COMPUTE); break;
-        case 'r': bad = parse_uint(optarg, &o->repeats) || o->repeats == 0 || o->repeats > 1000; break;
-        case 't': bad = parse_uint(optarg, &o->timeout_ms) || o->timeout_ms == 0; break;
-        case 'q': o->quick = 1; break;
-        case 'c': o->csv = optarg; break;
-        case 'j': o->json = optarg; break;
-        case 'p': o->plot = optarg; break;
-        case 'S': o->n_sizes = 0; bad = each_element(optarg, take_size, o); break;
-        default: return -1;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (c == ':' && optopt > 0 && optopt <= (int)N_OPTS) {
+            fprintf(stderr, "gridsync: --%s needs a value: %s\n", opts[optopt - 1].name, opts[optopt - 1].text);
+            return -1;
         }
-        if (bad) {
-            fprintf(stderr, "gridsync: bad value '%s'\n", optarg);
+        if (c <= 0 || c > (int)N_OPTS) {
+            fprintf(stderr, "gridsync: unknown option '%s' (gridsync help lists them)\n", argv[optind - 1]);
+            return -1;
+        }
+        const struct cli_opt *k = &opts[c - 1];
+        o->given |= k->bit;
+        if (take(k, optarg, o) != 0) {
+            fprintf(stderr, "gridsync: --%s: bad value '%s'; it takes %s\n", k->name, optarg, k->text);
             return -1;
         }
     }
@@ -146,9 +200,36 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         fprintf(stderr, "gridsync: unexpected argument '%s'\n", argv[optind]);
         return -1;
     }
-    if (o->quick && o->repeats == 5)
+    if (o->quick && !(o->given & OPT_REPEATS))
         o->repeats = 3;
     return 0;
+}
+
+int cli_check_takes(const cli_command *c, const cli_options *o)
+{
+    const char *in = c->run ? "bench " : "";
+    for (unsigned i = 0; i < N_OPTS; ++i)
+        if ((o->given & opts[i].bit) && !(c->takes & opts[i].bit)) {
+            fprintf(stderr, "gridsync: %s%s does not take --%s (gridsync help %s%s lists what it takes)\n",
+                    in, c->name, opts[i].name, in, c->name);
+            return -1;
+        }
+    if ((c->takes & OPT_ONE_GROUPS) && o->n_groups > 1) {
+        fprintf(stderr, "gridsync: %s%s runs one grid: --groups takes one value here\n", in, c->name);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_options_help(unsigned takes, FILE *f)
+{
+    for (unsigned i = 0; i < N_OPTS; ++i) {
+        if (!(takes & opts[i].bit))
+            continue;
+        char head[40];
+        snprintf(head, sizeof head, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        fprintf(f, "  %-18s%s%s\n", head, strlen(head) > 17 ? "\n                    " : "", opts[i].text);
+    }
 }
 
 /* Whether protocol a runs on the device for this experiment. */
@@ -168,6 +249,13 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
         return -1;
     }
     gs_device_get_info(*dev, info);
+    /* The device's own limit, known only now, and still before anything runs. */
+    if (o->block > info->max_group_size) {
+        fprintf(stderr, "gridsync: --block: bad value '%u'; it takes 1 to %u on this device (%s)\n",
+                o->block, info->max_group_size, info->name);
+        gs_device_close(*dev);
+        return -1;
+    }
     /* A run that checks or times nothing must not pass as one that did. */
     if (!o->algo_all) {
         unsigned runs = 0;
@@ -183,18 +271,23 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
     return 0;
 }
 
+/* The baselines first: each protocol's row can then show its ratios to them as soon as
+ * it is measured. */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
 {
     unsigned n = 0;
-    for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
-        int named = o->algo_all;
-        for (unsigned i = 0; i < o->n_algos; ++i)
-            named |= o->algos[i] == a;
-        if (named && algo_runs(o, dev, (gs_algo)a))
-            out[n++] = (gs_algo)a;
-        else if (named && !o->algo_all)
-            fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));
-    }
+    for (int baselines = 1; baselines >= 0; --baselines)
+        for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
+            if (table_is_baseline((gs_algo)a) != baselines)
+                continue;
+            int named = o->algo_all;
+            for (unsigned i = 0; i < o->n_algos; ++i)
+                named |= o->algos[i] == a;
+            if (named && algo_runs(o, dev, (gs_algo)a))
+                out[n++] = (gs_algo)a;
+            else if (named && !o->algo_all)
+                fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));
+        }
     return n;
 }
 

@@ -1,0 +1,128 @@
+/* The subcommands, what each takes, and gridsync help. An option a subcommand does not
+ * use is refused rather than silently ignored, so each takes only what it honours. */
+#include <string.h>
+
+#include "cli.h"
+
+/* What every experiment takes (memory times nothing, so none of the timing options). */
+#define BENCH_OUT (OPT_BACKEND | OPT_DEVICE | OPT_ALGO | OPT_CSV | OPT_JSON | OPT_PLOT)
+#define BENCH_TIMED (BENCH_OUT | OPT_BLOCK | OPT_REPEATS | OPT_TIMEOUT | OPT_QUICK | OPT_MAX_SPREAD | \
+                     OPT_ALLOW_REFUSED)
+
+static const cli_command commands[] = {
+    {"info", "[--backend B] [--device N]",
+     "Lists every device of every back end built in (or the one named), its co-residency\n"
+     "bound for common group sizes and the protocols that run on it.",
+     OPT_BACKEND | OPT_DEVICE, cmd_info, NULL, NULL, NULL, 0},
+    {"check", "[options]",
+     "Self-test of every protocol on one device: test_sync, a stencil against the host's\n"
+     "reference, message passing under random delays and memory stress (also in split\n"
+     "phase), and two provoked faults that must end in a timeout by the barrier's own\n"
+     "300 ms deadline (--timeout-ms sets the other runs' deadline).",
+     OPT_BACKEND | OPT_DEVICE | OPT_ALGO | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_ITERS |
+         OPT_QUICK | OPT_TIMEOUT,
+     cmd_check, NULL, NULL, NULL, 0},
+};
+
+static const cli_command experiments[] = {
+    {"groups", "[options]",
+     "Time per barrier against the number of groups (thesis Appendix H). Default grids: on\n"
+     "a GPU 1, 10, ... 70 and 1, 2, 4 ... 32 blocks per SM up to the co-residency bound;\n"
+     "elsewhere 1, 2, 4 ... up to twice the compute units.",
+     BENCH_TIMED | OPT_GROUPS | OPT_ITERS, NULL, bench_groups, "groups", NULL, 0},
+    {"iters", "[options]", "Total time against the number of barriers at one grid (thesis Appendix I).",
+     BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL, 0},
+    {"memory", "[options]",
+     "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
+     BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0},
+    {"wgsize", "[options]",
+     "The blog's stencil: 2048 work-items in groups of 1024, 64 and 32 (or --block).",
+     BENCH_TIMED | OPT_ITERS, NULL, bench_wgsize, "groups", NULL, 0},
+    {"split", "[options]",
+     "What the split-phase barrier hides: each protocol with --compute multiply-adds per\n"
+     "work-item at every barrier, before gs_sync (rows sync) and between gs_arrive and\n"
+     "gs_wait_token (rows split).",
+     BENCH_TIMED | OPT_GROUPS | OPT_COMPUTE | OPT_ITERS, NULL, bench_split, "compute",
+     bench_split_summary, 0},
+#ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
+    {"jacobi", "[options]",
+     "apps/jacobi, a 5-point Jacobi solver, with every method at every grid; each result\n"
+     "must equal the host's bit for bit before it is timed.",
+     BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS, NULL, bench_jacobi, "groups",
+     bench_jacobi_summary, 1},
+#endif
+};
+
+#define COUNT(a) (sizeof a / sizeof *a)
+
+const cli_command *cli_command_find(const char *name, int bench)
+{
+    const cli_command *list = bench ? experiments : commands;
+    unsigned n = bench ? COUNT(experiments) : COUNT(commands);
+    for (unsigned i = 0; i < n; ++i)
+        if (strcmp(list[i].name, name) == 0)
+            return &list[i];
+    return NULL;
+}
+
+void cli_usage(FILE *f)
+{
+    fprintf(f, "usage: gridsync help [info|check|bench|bench EXPERIMENT|algos]\n");
+    for (unsigned i = 0; i < COUNT(commands); ++i)
+        fprintf(f, "       gridsync %s %s\n", commands[i].name, commands[i].usage);
+    fprintf(f, "       gridsync bench ");
+    for (unsigned i = 0; i < COUNT(experiments); ++i)
+        fprintf(f, "%s%s", i ? "|" : "", experiments[i].name);
+    fprintf(f, " [options]\n"
+               "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
+               "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
+               "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
+               "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
+               "be written, all found before anything runs.\n");
+}
+
+static void help_one(const cli_command *c, int bench, FILE *f)
+{
+    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench ? "bench " : "", c->name, c->usage, c->help);
+    cli_options_help(c->takes, f);
+    if (c->takes & OPT_ONE_GROUPS)
+        fprintf(f, "  (--groups: one value here)\n");
+}
+
+static void help_algos(FILE *f)
+{
+#define GS_HELP_ALGO_(ID, name, value, text, desc) fprintf(f, "  %-15s %s\n", text, desc);
+    fprintf(f, "protocols (--algo; gridsync info lists those each device runs):\n");
+    GS_PROTOCOLS_ALL(GS_HELP_ALGO_)
+#undef GS_HELP_ALGO_
+}
+
+int cli_help(int argc, char **argv, int first)
+{
+    const char *name = first < argc ? argv[first] : NULL;
+    int bench = name && strcmp(name, "bench") == 0;
+    if (bench)
+        name = first + 1 < argc ? argv[first + 1] : NULL;
+    if (name == NULL) {
+        cli_usage(stdout);
+        if (bench)
+            for (unsigned i = 0; i < COUNT(experiments); ++i)
+                fprintf(stdout, "\nbench %s: %s\n", experiments[i].name, experiments[i].help);
+        return 0;
+    }
+    if (!bench && strcmp(name, "algos") == 0) {
+        help_algos(stdout);
+        return 0;
+    }
+    /* `help groups` as well as `help bench groups`: the names do not collide. */
+    const cli_command *c = bench ? NULL : cli_command_find(name, 0);
+    if (c == NULL && (c = cli_command_find(name, 1)) != NULL)
+        bench = 1;
+    if (c == NULL) {
+        fprintf(stderr, "gridsync: no help for '%s'\n", name);
+        cli_usage(stderr);
+        return 2;
+    }
+    help_one(c, bench, stdout);
+    return 0;
+}
