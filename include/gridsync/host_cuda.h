@@ -1,5 +1,5 @@
 /* gridsync/host_cuda.h - the host side of gridsync for users who write their own CUDA
- * kernels (docs/using.md is the guide; examples/cuda_jacobi.cu a whole program).
+ * kernels (docs/using.md is the guide; examples/cuda_ring.cu a whole program).
  *
  * A kernel includes gridsync/cuda.cuh, takes the barrier state as a `gs_word *`
  * argument and names its protocol:
