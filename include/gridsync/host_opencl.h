@@ -10,7 +10,10 @@
  *     ... if (gs_sync_flip(&g)) return; ...
  * (gs_grid_begin / gs_sync, the run-time choice, compile wrongly on PoCL 3.1: barriers
  * inside a switch over protocols; name the protocol there). Split phase (gs_arrive_<p>,
- * gs_wait_token_<p>) ends gs_arrive with a group barrier, which PoCL needs. Launch it
+ * gs_wait_token_<p>) works on PoCL too: gs_arrive ends with a group barrier, which PoCL
+ * needs, and `gridsync check` runs it there (its mp-split test; ctest check_opencl).
+ * The relaunch baselines are for gs_run alone: a launch through such a barrier is
+ * GS_ERR_UNSUPPORTED (gridsync.h). Launch it
  * through gs_opencl_launch (waits) or gs_opencl_launch_async (returns once enqueued;
  * gs_barrier_collect gives the status), which refuse a grid that cannot be co-resident
  * and turn a barrier abort into GS_ERR_TIMEOUT and friends:

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gridsync.h"
+#include "gridsync/run.h"
 
 #define CLI_MAX_LIST 64
 
