@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gridsync/api.h"
 #include "gridsync/protocols.h"
 
 #ifdef __cplusplus
@@ -36,6 +37,15 @@ extern "C" {
 #define GRIDSYNC_VERSION_MAJOR 0
 #define GRIDSYNC_VERSION_MINOR 1
 #define GRIDSYNC_VERSION_PATCH 0
+/* One number, MAJOR * 10000 + MINOR * 100 + PATCH. The shared library's SONAME carries
+ * the major version: a minor version adds to the API and ABI, never changes them. */
+#define GRIDSYNC_VERSION \
+    (GRIDSYNC_VERSION_MAJOR * 10000 + GRIDSYNC_VERSION_MINOR * 100 + GRIDSYNC_VERSION_PATCH)
+
+/* The version of the library the program runs with, as GRIDSYNC_VERSION (which is the
+ * one it was compiled against): a program can refuse a shared library older than its
+ * headers. */
+GS_API unsigned gs_version(void);
 
 typedef enum gs_status {
     GS_OK = 0,
@@ -58,7 +68,7 @@ typedef enum gs_status {
 } gs_status;
 
 /* A static English name for a status ("GS_ERR_TIMEOUT: ..."); never NULL. */
-const char *gs_status_string(gs_status status);
+GS_API const char *gs_status_string(gs_status status);
 
 /* ---- back ends and devices ---------------------------------------------------- */
 
@@ -69,11 +79,11 @@ typedef enum gs_backend {
     GS_BACKEND_CUDA = 3
 } gs_backend;
 
-const char *gs_backend_name(gs_backend backend);
+GS_API const char *gs_backend_name(gs_backend backend);
 /* "auto", "cpu", "opencl", "cuda" -> backend; GS_ERR_INVALID_ARGUMENT otherwise. */
-gs_status gs_backend_from_name(const char *name, gs_backend *out);
+GS_API gs_status gs_backend_from_name(const char *name, gs_backend *out);
 /* Whether the back end was compiled into this library (it may still find no device). */
-int gs_backend_built(gs_backend backend);
+GS_API int gs_backend_built(gs_backend backend);
 
 typedef struct gs_device gs_device;
 
@@ -81,8 +91,8 @@ typedef struct gs_device gs_device;
  * GRIDSYNC_BACKEND (auto|cpu|opencl|cuda) overrides the choice; with an explicit
  * back end, OpenCL devices are numbered across platforms, GPUs first. Every failure
  * but a NULL `out` leaves *out NULL (a negative index: GS_ERR_INVALID_ARGUMENT). */
-gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
-gs_status gs_device_close(gs_device *dev);
+GS_API gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
+GS_API gs_status gs_device_close(gs_device *dev);
 
 typedef struct gs_device_info {
     gs_backend backend;
@@ -98,40 +108,43 @@ typedef struct gs_device_info {
     unsigned clock_khz, mem_clock_khz;
 } gs_device_info;
 
-gs_status gs_device_get_info(const gs_device *dev, gs_device_info *out);
+GS_API gs_status gs_device_get_info(const gs_device *dev, gs_device_info *out);
 
 /* The most groups of `group_size` work-items that this device runs at once with the
  * built-in kernel (CUDA: the occupancy API; OpenCL: compute units, or the discovered
  * bound; cpu: a thread budget). */
-gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
+GS_API gs_status gs_device_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
 
 /* Measures, by running them, how many groups of `group_size` run at once: the
  * occupancy discovery protocol of Sorensen et al. (OOPSLA 2016), for OpenCL, where the
  * device reports only compute units. GS_ERR_UNSUPPORTED on back ends that know their
  * bound exactly (CUDA: the occupancy API; cpu). */
-gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out);
+GS_API gs_status gs_device_discover_groups(gs_device *dev, unsigned group_size, unsigned *out);
 
 /* The last native error code (cudaError_t, cl_int, errno) and a text, for
  * GS_ERR_NATIVE and GS_ERR_BUILD: the device's, from whichever thread failed last (a
  * later failure rewrites the text). */
-gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);
+GS_API gs_status gs_device_native_error(const gs_device *dev, int *code, const char **text);
 
 /* ---- barriers ----------------------------------------------------------------- */
 
 /* The protocols, from gridsync/protocols.h (the one list): GS_ALGO_CENTRAL, _LOCKFREE,
  * _NAIVE, _FLIP, _TREE, _SHARDED (every back end); _CLUSTER, _CG (CUDA); _RELAUNCH,
- * _RELAUNCH_GRAPH (the built-in programs' baselines: the host ends the kernel between
- * phases; GS_ERR_UNSUPPORTED for a user's kernel); _AUTO (flip or tree, whichever was
+ * _RELAUNCH_GRAPH (the baselines of the built-in programs, gridsync/run.h: the host ends
+ * the kernel between phases; gs_barrier_create accepts them, since it cannot know the
+ * kernel, and every user launch through such a barrier, gs_cuda_launch, gs_opencl_launch,
+ * gs_cpu_launch and their _async forms, refuses it with GS_ERR_UNSUPPORTED before
+ * anything runs); _AUTO (flip or tree, whichever was
  * measured faster for the grid: decided at gs_barrier_create, gs_barrier_get_algo says
  * which). */
 #define GS_ALGO_ENUM_(ID, name, value, text, desc) GS_ALGO_##ID = value,
 typedef enum gs_algo { GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES } gs_algo;
 #undef GS_ALGO_ENUM_
 
-const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
-gs_status gs_algo_from_name(const char *name, gs_algo *out);
+GS_API const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
+GS_API gs_status gs_algo_from_name(const char *name, gs_algo *out);
 /* Whether `algo` runs on this device's back end. */
-int gs_algo_supported(const gs_device *dev, gs_algo algo);
+GS_API int gs_algo_supported(const gs_device *dev, gs_algo algo);
 
 typedef struct gs_barrier gs_barrier;
 
@@ -155,31 +168,31 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
  * product of a launch's grid dimensions), 1 to GS_MAX_GROUPS. Every failure but a NULL
  * `out` leaves *out NULL. */
 #define GS_MAX_GROUPS (1u << 24)
-gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
+GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
 /* GS_ERR_BUSY while a launch through it is in flight (collect it first). */
-gs_status gs_barrier_destroy(gs_barrier *b);
+GS_API gs_status gs_barrier_destroy(gs_barrier *b);
 
 /* The protocol the barrier runs (for GS_ALGO_AUTO, the one chosen: flip or tree), the
  * groups it was made for, and the shape of its last launch (0 x 0 x 0 before any; a
  * launch with another group size resets the state first: see the launch functions). */
-gs_status gs_barrier_get_algo(const gs_barrier *b, gs_algo *out);
-gs_status gs_barrier_get_groups(const gs_barrier *b, unsigned *out);
-gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim3 *group);
+GS_API gs_status gs_barrier_get_algo(const gs_barrier *b, gs_algo *out);
+GS_API gs_status gs_barrier_get_groups(const gs_barrier *b, unsigned *out);
+GS_API gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim3 *group);
 
 /* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). */
-gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
+GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 
 /* How long one wait may last before the barrier aborts, 1 to 3600000 ms (else
  * GS_ERR_INVALID_ARGUMENT). Default: GRIDSYNC_TIMEOUT_MS from the environment where it
  * is such a number, else GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
  * poll count, so only approximate (docs/protocols.md). */
 #define GS_DEFAULT_TIMEOUT_MS 5000u
-gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
-gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
+GS_API gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
+GS_API gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
 
 /* Clears the state after an abort (or at any time between launches); GS_ERR_BUSY while a
  * launch is in flight. */
-gs_status gs_barrier_reset(gs_barrier *b);
+GS_API gs_status gs_barrier_reset(gs_barrier *b);
 
 /* Waits for the launch in flight through `b` (gs_cuda_launch_async, gs_opencl_launch_async,
  * gs_cpu_launch_async) and returns its status: GS_OK, GS_ERR_TIMEOUT (see
@@ -188,7 +201,7 @@ gs_status gs_barrier_reset(gs_barrier *b);
  * GS_ERR_NATIVE when the kernel failed. With no launch in flight it reads what the last
  * one left in the state (after a CUDA graph that holds a captured launch has run and its
  * stream was synchronized: that run's status). Then the barrier takes the next launch. */
-gs_status gs_barrier_collect(gs_barrier *b);
+GS_API gs_status gs_barrier_collect(gs_barrier *b);
 
 typedef enum gs_abort_reason {
     GS_ABORT_REASON_NONE = 0,
@@ -213,82 +226,11 @@ typedef struct gs_abort_info {
     unsigned stray_group, stray_item;
 } gs_abort_info;
 
-gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out);
+GS_API gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out);
 
 /* The device-side state, to pass to a user kernel: a CUDA device pointer, a cl_mem
  * (as void *), or a host pointer (cpu). */
-gs_status gs_barrier_native(const gs_barrier *b, void **out);
-
-/* ---- built-in programs -------------------------------------------------------- */
-
-typedef enum gs_workload {
-    GS_WORKLOAD_EMPTY = 0,    /* barriers only: what the benchmark times */
-    GS_WORKLOAD_TESTSYNC = 1, /* the blog's test_sync */
-    GS_WORKLOAD_STENCIL = 2,  /* the Chinese blog's stencil, two barriers per iteration */
-    GS_WORKLOAD_MP = 3,       /* message passing with random per-group delays */
-    GS_WORKLOAD_FAULT_EXIT = 4, /* the last group leaves before its first barrier: must time out */
-    GS_WORKLOAD_FAULT_SKIP = 5  /* the last group skips one barrier: must time out */
-} gs_workload;
-
-typedef struct gs_run_config {
-    gs_workload workload;
-    unsigned groups;        /* groups launched (co-resident) */
-    unsigned group_size;    /* work-items per group */
-    unsigned iterations;    /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
-    unsigned seed;          /* MP: values and delays */
-    unsigned delay;         /* MP: the most polls a group idles before writing
-                               (at most GS_MAX_DELAY) */
-    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual;
-                               MP: see GS_MAX_MP_READS) */
-    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress;
-                               at most GS_MAX_STRESS) */
-    unsigned late;          /* MP: polls the last work-item of the last group idles on top of
-                               `delay` in every phase, so its write comes after every other
-                               arrival: a barrier that releases one arrival early shows
-                               (at most GS_MAX_LATE) */
-    unsigned compute;       /* any workload: dependent multiply-adds per work-item at every
-                               barrier, touching no shared data (at most GS_MAX_COMPUTE) */
-    int split;              /* 1: every barrier in split phase, the compute between gs_arrive
-                               and gs_wait_token, where it hides the barrier's latency;
-                               0: the compute, then gs_sync. Other values are refused. */
-} gs_run_config;
-
-#define GS_MAX_COMPUTE (1u << 20)
-
-/* Bounds of message passing's per-work-item work in a phase (gs_run refuses more with
- * GS_ERR_INVALID_ARGUMENT): a group still at its work when another's wait expires
- * ends only when its phase does, so a phase must stay a small part of a timeout. All
- * three at their bounds added 45 ms to a phase of 2 groups of 4096 work-items on PoCL
- * with 2 workers, which runs a group's work-items one after another (about 1 ns a
- * poll, 25 ns a stress access): under 1% of GS_DEFAULT_TIMEOUT_MS. A group that runs
- * several logical groups (virtual groups) does the work of each. Each bound is at least
- * 16 times what gridsync check uses (delay 64, stress 16, late 4096). */
-#define GS_MAX_DELAY (1u << 14)  /* polls */
-#define GS_MAX_STRESS (1u << 8)  /* scratch accesses */
-#define GS_MAX_LATE (1u << 16)   /* polls */
-/* Message passing's reads per group and phase, for the same reason: every logical group
- * reads a word of every other, and a group runs its share of the logical groups one
- * after another, so a group reads ceil(logical_groups / groups) x logical_groups words
- * a phase. At most this many: a logical grid of 2048 groups on 1, or of 2^16 on 2^10. */
-#define GS_MAX_MP_READS (1u << 22)
-
-typedef struct gs_run_result {
-    double elapsed_ns;      /* device time of the launch(es), from events or the clock */
-    unsigned barriers;      /* episodes executed per group */
-    uint64_t mismatches;    /* elements that differ from the sequential reference, plus
-                               the kernel's own message-passing errors */
-    int reference_checked;  /* 0 when the reference was too large to compute */
-    int all_equal;          /* STENCIL: the blog's check, every value the same */
-} gs_run_result;
-
-/* Runs a built-in program through barrier `b` (its algorithm decides how: a persistent
- * kernel, or one launch per phase for the relaunch baselines) and checks the result
- * against a sequential reference. GS_ERR_CHECK_FAILED when the result is wrong;
- * GS_ERR_TOO_MANY_GROUPS when the groups exceed gs_device_max_groups (the relaunch
- * baselines need no co-residency, but on the cpu back end, which starts a thread per
- * work-item, their launches keep to the same thread budget); GS_ERR_TIMEOUT and the
- * rest as their names say. */
-gs_status gs_run(gs_barrier *b, const gs_run_config *config, gs_run_result *result);
+GS_API gs_status gs_barrier_native(const gs_barrier *b, void **out);
 
 #ifdef __cplusplus
 }

@@ -133,10 +133,11 @@ MICRO="$BUILD/bench/gs_micro"
 CUDA_BARRIER=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_barrier 2>/dev/null | head -1)
 CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null | head -1)
 CUDA_USER_API=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_user_api 2>/dev/null | head -1)
-if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync.a" ]; then
-    # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand
+if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
+    # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand,
+    # against the in-tree library with every back end (libgridsync_all.a)
     build_tests() {
-        local libs="$BUILD/src/libgridsync.a"
+        local libs="$BUILD/src/libgridsync_all.a"
         [ "$OPENCL" = ON ] && libs="$libs -lOpenCL"
         for t in cuda_barrier cuda_weak cuda_user_api; do
             "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests -Itests/weaken "tests/$t.cu" $libs \

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gridsync.h"
+#include "gridsync/run.h"
 #include "gridsync/host_cuda.h"
 
 #include "cuda_kernels.cuh"

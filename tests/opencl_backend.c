@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "gridsync.h"
+#include "gridsync/run.h"
 #include "gridsync/host_opencl.h"
 #include "gridsync/state.h"
 

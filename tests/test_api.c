@@ -13,6 +13,14 @@
 
 static gs_device *dev;
 
+/* The library a program runs with is the one its headers describe. */
+static void version_matches_headers(void **unused)
+{
+    (void)unused;
+    assert_int_equal(gs_version(), GRIDSYNC_VERSION);
+    assert_int_equal(GRIDSYNC_VERSION / 10000, GRIDSYNC_VERSION_MAJOR);
+}
+
 static void names_round_trip(void **state)
 {
     for (unsigned a = 0; a < GS_ALGO_COUNT_; ++a) {
@@ -338,7 +346,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
+        cmocka_unit_test(version_matches_headers), cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
         cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
         cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),

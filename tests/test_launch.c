@@ -328,6 +328,26 @@ static void foreign_state(void **state)
     gs_barrier_destroy(other);
 }
 
+/* The relaunch baselines have no device code: a barrier of theirs is made (for gs_run),
+ * but a user launch through it is refused, sync or async, and leaves it usable. */
+static void relaunch_refused(void **state)
+{
+    static mp_args args;
+    unsigned n = groups_for(2);
+    static const gs_algo host_algos[] = {GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH};
+    for (unsigned i = 0; i < 2; ++i) {
+        gs_barrier *b;
+        if (!gs_algo_supported(dev, host_algos[i]))
+            continue;
+        assert_int_equal(gs_barrier_create(dev, host_algos[i], n, &b), GS_OK);
+        for (int async = 0; async < 2; ++async) {
+            launch l = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(2), 0, NULL, 0, async, &args};
+            assert_int_equal(start(&l), GS_ERR_UNSUPPORTED);
+        }
+        assert_int_equal(gs_barrier_destroy(b), GS_OK);
+    }
+}
+
 /* Two host threads launching through one barrier at once: each launch runs alone or is
  * refused (GS_ERR_BUSY); never a wrong read (before: GS_OK with ~21k wrong reads of
  * 25.6k for central, naive and sharded). */
@@ -416,7 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(group_size_changes), cmocka_unit_test(shapes),
-        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state),
+        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state), cmocka_unit_test(relaunch_refused),
         cmocka_unit_test(two_threads_one_barrier),
     };
     return cmocka_run_group_tests_name("launch", tests, setup, teardown);

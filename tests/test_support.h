@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gridsync.h"
+#include "gridsync/run.h"
 
 #define SKIP_CODE 77
 

@@ -20,11 +20,11 @@ extern "C" {
  * them. GS_ERR_TIMEOUT (with gs_barrier_abort_info) when a barrier wait expired, or a
  * work-item never reached its group's barrier (the abort then names the group and the
  * work-item). */
-gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
+GS_API gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
                         void (*kernel)(void *arg), void *arg);
 /* The same, returning once the threads run; gs_barrier_collect(b) waits for them and
  * returns the status. */
-gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
+GS_API gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
                               void (*kernel)(void *arg), void *arg);
 
 #ifdef __cplusplus

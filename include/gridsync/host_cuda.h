@@ -1,5 +1,5 @@
 /* gridsync/host_cuda.h - the host side of gridsync for users who write their own CUDA
- * kernels (docs/using.md is the guide; examples/cuda_jacobi.cu a whole program).
+ * kernels (docs/using.md is the guide; examples/cuda_ring.cu a whole program).
  *
  * A kernel includes gridsync/cuda.cuh, takes the barrier state as a `gs_word *`
  * argument and names its protocol:
@@ -63,36 +63,36 @@ extern "C" {
  * GS_ERR_BUSY while another launch through `b` is in flight; after the launch whatever
  * the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE, ...); GS_ERR_NATIVE when
  * CUDA fails (gs_device_native_error says how). */
-gs_status gs_cuda_launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
+GS_API gs_status gs_cuda_launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
                          size_t shared_bytes, void **args, void *stream);
 
 /* The same, and the kernel's device time from CUDA events (elapsed_ns may be NULL). */
-gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
+GS_API gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                size_t shared_bytes, void **args, void *stream,
                                double *elapsed_ns);
 
 /* The same checks, then enqueues the launch on `stream` and returns: GS_OK once it is
  * enqueued (or captured). gs_barrier_collect(b) waits for it and returns its status. */
-gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
+GS_API gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                size_t shared_bytes, void **args, void *stream);
 
 /* The barrier state's device pointer (a `gs_word *` for the kernel). */
-gs_status gs_cuda_state(const gs_barrier *b, void **device_ptr);
+GS_API gs_status gs_cuda_state(const gs_barrier *b, void **device_ptr);
 
 /* The co-residency bound of `kernel` on the device: the most groups of `group_size`
  * threads (the product of the block's dimensions) with `shared_bytes` of dynamic shared
  * memory that can run at once. */
-gs_status gs_cuda_max_groups(gs_device *dev, const void *kernel, unsigned group_size,
+GS_API gs_status gs_cuda_max_groups(gs_device *dev, const void *kernel, unsigned group_size,
                              size_t shared_bytes, unsigned *out);
 
 /* The cluster size a GS_ALGO_CLUSTER launch of `kernel` with this 1-D grid would use
  * (1 when no larger cluster fits); GS_ERR_TOO_MANY_GROUPS / GS_ERR_INVALID_ARGUMENT
  * when GRIDSYNC_CLUSTER_SIZE names a size that does not fit or divide the grid. */
-gs_status gs_cuda_cluster_size(gs_device *dev, const void *kernel, unsigned groups,
+GS_API gs_status gs_cuda_cluster_size(gs_device *dev, const void *kernel, unsigned groups,
                                unsigned group_size, size_t shared_bytes, unsigned *out);
 
 /* The CUDA device ordinal behind a gridsync device (for cudaSetDevice). */
-gs_status gs_cuda_ordinal(const gs_device *dev, int *ordinal);
+GS_API gs_status gs_cuda_ordinal(const gs_device *dev, int *ordinal);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,10 @@
  *     ... if (gs_sync_flip(&g)) return; ...
  * (gs_grid_begin / gs_sync, the run-time choice, compile wrongly on PoCL 3.1: barriers
  * inside a switch over protocols; name the protocol there). Split phase (gs_arrive_<p>,
- * gs_wait_token_<p>) ends gs_arrive with a group barrier, which PoCL needs. Launch it
+ * gs_wait_token_<p>) works on PoCL too: gs_arrive ends with a group barrier, which PoCL
+ * needs, and `gridsync check` runs it there (its mp-split test; ctest check_opencl).
+ * The relaunch baselines are for gs_run alone: a launch through such a barrier is
+ * GS_ERR_UNSUPPORTED (gridsync.h). Launch it
  * through gs_opencl_launch (waits) or gs_opencl_launch_async (returns once enqueued;
  * gs_barrier_collect gives the status), which refuse a grid that cannot be co-resident
  * and turn a barrier abort into GS_ERR_TIMEOUT and friends:
@@ -50,30 +53,30 @@ extern "C" {
 
 /* The device-side headers (shim, state layout, every protocol) as one OpenCL C text,
  * without #include lines, to put before a user's kernels. Never NULL. */
-const char *gs_opencl_device_source(void);
+GS_API const char *gs_opencl_device_source(void);
 
 /* The options that built gridsync's program on the device: -cl-std=... and
  * -DGS_CL_ORDERING=N (and the test-only definitions a weakened library uses).
  * GS_ERR_BUILD if no ordering built on this device, GS_ERR_SMALL_BUFFER if the text
  * and its terminating zero do not fit in `size` bytes. */
-gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size);
+GS_API gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size);
 
 /* The logs of the device's builds of gridsync's program, one attempt after another,
  * each after a line "[options] built|failed (cl error)": after GS_ERR_BUILD, why no
  * ordering built; else why the stronger orderings did not (often just one line).
  * Never NULL on GS_OK; valid until gs_device_close. */
-gs_status gs_opencl_build_log(const gs_device *dev, const char **log);
+GS_API gs_status gs_opencl_build_log(const gs_device *dev, const char **log);
 
 /* The device's context, in-order profiling queue and device id. Any out-pointer may
  * be NULL. */
-gs_status gs_opencl_handles(const gs_device *dev, cl_context *ctx, cl_command_queue *queue,
+GS_API gs_status gs_opencl_handles(const gs_device *dev, cl_context *ctx, cl_command_queue *queue,
                             cl_device_id *id);
 
 /* The calibration of the device-side deadline (OpenCL C has no clock: a wait counts
  * its polls): how many polls of one waiting work-item last a millisecond. Measured
  * once per device, at the first call or the first barrier; *measured (may be NULL)
  * is 0 where the measurement failed and a conservative default is used. */
-gs_status gs_opencl_polls_per_ms(gs_device *dev, uint64_t *polls_per_ms, int *measured);
+GS_API gs_status gs_opencl_polls_per_ms(gs_device *dev, uint64_t *polls_per_ms, int *measured);
 
 /* Launches a user kernel whose arguments are set, as a `work_dim`-dimensional grid
  * (1 to 3) of groups[d] work-groups of group_size[d] work-items in each dimension d
@@ -86,12 +89,12 @@ gs_status gs_opencl_polls_per_ms(gs_device *dev, uint64_t *polls_per_ms, int *me
  * whatever the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE, ...). A launch with
  * another group size than the last one resets the state first. elapsed_ns (may be NULL)
  * receives the kernel's device time from profiling events. */
-gs_status gs_opencl_launch(gs_barrier *b, cl_kernel kernel, cl_uint work_dim, const size_t *groups,
+GS_API gs_status gs_opencl_launch(gs_barrier *b, cl_kernel kernel, cl_uint work_dim, const size_t *groups,
                            const size_t *group_size, double *elapsed_ns);
 
 /* The same checks, then enqueues the kernel on `queue` (NULL: the device's queue, which
  * profiles) and returns; gs_barrier_collect(b) waits for it and returns its status. */
-gs_status gs_opencl_launch_async(gs_barrier *b, cl_kernel kernel, cl_command_queue queue,
+GS_API gs_status gs_opencl_launch_async(gs_barrier *b, cl_kernel kernel, cl_command_queue queue,
                                  cl_uint work_dim, const size_t *groups, const size_t *group_size);
 
 #ifdef __cplusplus

@@ -10,6 +10,8 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "gridsync/api.h"
+
 #define GS_DEVICE static inline
 #define GS_GLOBAL
 #define GS_SHIM_CPU 1
@@ -26,7 +28,7 @@ typedef struct gs_cpu_self {
     gs_u32 group3[3], groups3[3], lid3[3], lsize3[3];
     struct gs_cpu_team *team;
 } gs_cpu_self;
-extern _Thread_local gs_cpu_self gs_cpu_self_now;
+GS_API extern _Thread_local gs_cpu_self gs_cpu_self_now;
 
 /* One dimension (0, 1, 2) of the calling thread's group, the grid, its work-item index
  * and its group size: what blockIdx, gridDim, threadIdx and blockDim are in CUDA. */
@@ -37,7 +39,7 @@ extern _Thread_local gs_cpu_self gs_cpu_self_now;
 
 /* Barrier among the threads of the caller's team; returns non-zero on every member
  * if any member passed a non-zero pred (CUDA's __syncthreads_or). */
-int gs_cpu_team_barrier_or(int pred);
+GS_API int gs_cpu_team_barrier_or(int pred);
 
 #define gs_group_id() (gs_cpu_self_now.group)
 #define gs_num_groups() (gs_cpu_self_now.groups)

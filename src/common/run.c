@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "gridsync/run.h"
 
 #include "gridsync/prims_cpu.h"
 #include "../kernels/workloads.h"

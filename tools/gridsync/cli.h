@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gridsync.h"
+#include "gridsync/run.h"
 
 #define CLI_MAX_LIST 64
 #define CLI_MAX_TIMEOUT_MS 3600000u  /* gs_barrier_set_timeout's range, and the environment's */
