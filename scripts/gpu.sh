@@ -210,6 +210,8 @@ if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_b
     stage ctest_cuda 210 ctest_cuda
 else
     [ -x "${CUDA_USER_API:-}" ] && stage cuda_user_api 120 "$CUDA_USER_API"
+    # examples/cuda_ring.cu: the README's first CUDA program, asynchronous launch and collect
+    [ -x "$BUILD/examples/example_cuda" ] && stage example_cuda 60 "$BUILD/examples/example_cuda"
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
     [ -x "$CUDA_BARRIER" ] && stage cuda_faults 90 "$CUDA_BARRIER" fault
     [ -x "$CUDA_WEAK" ] && stage cuda_weak 90 "$CUDA_WEAK"
