@@ -25,6 +25,19 @@ expect() {
     fi
 }
 
+# expect_any ARGS...: the command ends by itself with 0 or 1 (a result, pass or fail).
+expect_any() {
+    timeout 60 "$cli" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" -gt 1 ]; then
+        echo "FAIL: gridsync $* exited $got, expected 0 or 1" >&2
+        sed 's/^/  stderr: /' "$dir/err" >&2
+        failed=1
+    else
+        echo "ok: gridsync $* -> $got"
+    fi
+}
+
 # expect_says CODE PATTERN ARGS...: as expect, and stderr matches PATTERN (grep -E).
 expect_says() {
     pattern=$2
@@ -104,10 +117,12 @@ expect_says 2 'no device' info --backend cpu --device 7
 expect_says 2 'does not take --iters' bench memory --backend cpu --iters 5
 expect_says 2 'one value' bench iters --backend cpu --groups 1,2
 expect_says 2 'check does not take --csv' check --backend cpu --csv "$dir/c.csv"
-# check ignored --timeout-ms: 1 ms is too short for message passing among 32 threads on
-# this machine's cores, so a check that honours it ends in a timeout.
-expect 1 check --backend cpu --quick --algo central --timeout-ms 1
-has "$dir/out" '^central .* timeout ' "check --timeout-ms 1 did not time out"
+# check ignored --timeout-ms: the bound its barriers had, read back from them, is the
+# option's (whether 1 ms times a run out depends on the machine's load: not asserted).
+expect_any check --backend cpu --quick --algo central --timeout-ms 1
+has "$dir/out" '^waits bounded at 1 ms$' "check --timeout-ms 1 did not reach the barriers"
+expect 0 check --backend cpu --quick --algo central --timeout-ms 4321
+has "$dir/out" '^waits bounded at 4321 ms$' "check --timeout-ms 4321 did not reach the barriers"
 # gridsync help SUBCOMMAND.
 expect 0 help bench groups
 has "$dir/out" '--groups LIST' "help bench groups lists no --groups"
