@@ -50,6 +50,14 @@ static const cli_command experiments[] = {
      "must equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1},
+    {"stencil", "[options]",
+     "apps/stencil, the blog's benchmark: a[i] += a[i+1] + a[i+2] (mod n), two barriers per\n"
+     "iteration, 2048 work-items in groups of 1024, 64 and 32 (--block), every method;\n"
+     "sizes 2048 x 500000 iterations and 2^20 elements x 1000 on a GPU, 2048 x 100 and\n"
+     "2^20 x 2 elsewhere (--n N, --iters T, --sizes N:T,...). Each result must equal the\n"
+     "host's element by element, and all elements each other, before it is timed; the\n"
+     "blog's times are printed beside ours.",
+     BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups", bench_stencil_summary, 1},
 #endif
 };
 
