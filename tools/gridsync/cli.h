@@ -141,5 +141,6 @@ int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_jacobi_summary(const bench_table *t, FILE *f);
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_stencil_summary(const bench_table *t, FILE *f);
+int cmd_pi(const cli_options *o);
 
 #endif

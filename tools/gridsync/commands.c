@@ -58,6 +58,15 @@ static const cli_command experiments[] = {
      "host's element by element, and all elements each other, before it is timed; the\n"
      "blog's times are printed beside ours.",
      BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups", bench_stencil_summary, 1},
+    {"pi", "[options]",
+     "apps/pi, the lecture's Pi program: midpoint integration of 4/(1+x^2) in double\n"
+     "precision, a work-group reduction, then the groups' sums finished on the host, after\n"
+     "a grid barrier, by the last group to take a ticket, and (CUDA) by CUB DeviceReduce.\n"
+     "Steps 10^6 to 10^10 on a GPU, 10^4 to 10^7 elsewhere (--steps); every way must agree\n"
+     "to 1e-12 relative. One grid: every group resident (--groups N, --block a power of 2).",
+     OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS | OPT_STEPS |
+         OPT_TIMEOUT | OPT_QUICK,
+     cmd_pi, NULL, NULL, NULL, 0},
 #endif
 };
 
