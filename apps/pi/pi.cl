@@ -1,5 +1,4 @@
 /* apps/pi/pi.cl - the app's OpenCL kernel, after gs_opencl_device_source() and
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
  * pi_step.h (joined at build time: no #include). The state is read by the barrier way
  * alone; the other ways launch without gridsync and pass none. */
 __kernel void gsp_pi(__global gs_word *state, __global gs_word *ticket, __global double *scratch,

@@ -5,6 +5,7 @@
 #define GSP_PI_STEP_H
 
 #if defined(__OPENCL_VERSION__)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define GSP_FN inline
 #define GSP_GLOBAL __global
 typedef ulong gsp_u64;
@@ -34,10 +35,10 @@ GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials,
     }
     GSP_GLOBAL double *mine = scratch + (gsp_u64)group * size;
     mine[lid] = sum;
-    for (unsigned half = size / 2u; half > 0u; half /= 2u) {
+    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
         gs_group_barrier();
-        if (lid < half)
-            mine[lid] += mine[lid + half];
+        if (lid < span)
+            mine[lid] += mine[lid + span];
     }
     if (lid == 0u)
         partials[group] = mine[0] * h;
