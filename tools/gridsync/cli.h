@@ -88,7 +88,8 @@ typedef struct cli_command {
     int takes_auto;     /* runs auto beside the protocols it chooses from */
 } cli_command;
 
-/* The subcommand of that name (bench: the experiment's), or NULL. */
+#define CLI_DEMO 2 /* cli_command_find's third list: gridsync demo NAME */
+/* The subcommand of that name (bench: the experiment's; CLI_DEMO: the demo's), or NULL. */
 const cli_command *cli_command_find(const char *name, int bench);
 /* gridsync help [bench] [NAME]: 0, or 2 for an unknown name. */
 int cli_help(int argc, char **argv, int first);
@@ -142,5 +143,6 @@ void bench_jacobi_summary(const bench_table *t, FILE *f);
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_stencil_summary(const bench_table *t, FILE *f);
 int cmd_pi(const cli_options *o);
+int cmd_testsync(const cli_options *o);
 
 #endif

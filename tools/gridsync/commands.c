@@ -70,12 +70,25 @@ static const cli_command experiments[] = {
 #endif
 };
 
+/* gridsync demo NAME: the seeds' small programs, shown rather than timed. */
+static const cli_command demos[] = {
+#ifdef GRIDSYNC_CLI_JACOBI
+    {"testsync", "[options]",
+     "The blog's test_sync and test_nosync (apps/testsync): out[id] = tmp[N-1-id] after\n"
+     "and without a grid barrier, printed a row per group, wrong elements counted. With\n"
+     "the barrier the count must be 0; without it, it is reported. Default: the blog's\n"
+     "10 groups of 16 (fewer where fewer fit); on a GPU also every resident block of 256.",
+     OPT_BACKEND | OPT_DEVICE | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_TIMEOUT | OPT_CSV, cmd_testsync,
+     NULL, NULL, NULL, 0},
+#endif
+};
+
 #define COUNT(a) (sizeof a / sizeof *a)
 
 const cli_command *cli_command_find(const char *name, int bench)
 {
-    const cli_command *list = bench ? experiments : commands;
-    unsigned n = bench ? COUNT(experiments) : COUNT(commands);
+    const cli_command *list = bench == CLI_DEMO ? demos : bench ? experiments : commands;
+    unsigned n = bench == CLI_DEMO ? COUNT(demos) : bench ? COUNT(experiments) : COUNT(commands);
     for (unsigned i = 0; i < n; ++i)
         if (strcmp(list[i].name, name) == 0)
             return &list[i];
@@ -90,6 +103,9 @@ void cli_usage(FILE *f)
     fprintf(f, "       gridsync bench ");
     for (unsigned i = 0; i < COUNT(experiments); ++i)
         fprintf(f, "%s%s", i ? "|" : "", experiments[i].name);
+    fprintf(f, " [options]\n       gridsync demo ");
+    for (unsigned i = 0; i < COUNT(demos); ++i)
+        fprintf(f, "%s%s", i ? "|" : "", demos[i].name);
     fprintf(f, " [options]\n"
                "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
                "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
@@ -100,7 +116,8 @@ void cli_usage(FILE *f)
 
 static void help_one(const cli_command *c, int bench, FILE *f)
 {
-    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench ? "bench " : "", c->name, c->usage, c->help);
+    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench == CLI_DEMO ? "demo " : bench ? "bench " : "",
+            c->name, c->usage, c->help);
     cli_options_help(c->takes, f);
     if (c->takes & OPT_ONE_GROUPS)
         fprintf(f, "  (--groups: one value here)\n");
@@ -118,7 +135,7 @@ int cli_help(int argc, char **argv, int first)
 {
     const char *name = first < argc ? argv[first] : NULL;
     int bench = name && strcmp(name, "bench") == 0;
-    if (bench)
+    if (bench || (name && strcmp(name, "demo") == 0))
         name = first + 1 < argc ? argv[first + 1] : NULL;
     if (name == NULL) {
         cli_usage(stdout);
@@ -135,6 +152,8 @@ int cli_help(int argc, char **argv, int first)
     const cli_command *c = bench ? NULL : cli_command_find(name, 0);
     if (c == NULL && (c = cli_command_find(name, 1)) != NULL)
         bench = 1;
+    if (c == NULL && (c = cli_command_find(name, CLI_DEMO)) != NULL)
+        bench = CLI_DEMO;
     if (c == NULL) {
         fprintf(stderr, "gridsync: no help for '%s'\n", name);
         cli_usage(stderr);
