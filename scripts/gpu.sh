@@ -230,6 +230,14 @@ if [ -n "$CLI" ]; then
     # auto, grid.sync(), a relaunch per iteration and a CUDA-graph relaunch, at 1, 2, 4 and 8
     # blocks of 256 per SM and four sizes, each result checked against the host.
     stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda --csv "$OUT/jacobi.csv" --json "$RES/jacobi.json"
+    # The blog's stencil at its own sizes (2048 items, 500000 iterations, blocks 1024/64/32,
+    # every method) and at 2^20 elements x 1000, beside the blog's times; the lecture's Pi
+    # program up to 10^10 steps, every way to finish the sum; test_sync with and without
+    # the barrier.
+    stage cli_stencil 540 "$CLI" bench stencil --backend cuda --repeats 2 --allow-refused --csv "$RES/stencil.csv" \
+        --json "$RES/stencil.json"
+    stage cli_testsync 60 "$CLI" demo testsync --backend cuda --csv "$RES/testsync.csv"
+    stage cli_pi 240 "$CLI" bench pi --backend cuda --csv "$RES/pi.csv" --json "$RES/pi.json"
     stage cli_info 60 "$CLI" info
     stage cli_groups 150 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$RES/groups.json"
     stage cli_groups64 150 "$CLI" bench groups --backend cuda --algo all --block 64 --groups 132,1056,2112,4224 \

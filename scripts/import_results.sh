@@ -22,7 +22,8 @@ take() { [ -s "$1" ] && install -m 0644 "$1" "$2" || true; }
 
 for f in groups.csv jacobi.csv micro.csv libsync.csv sass.txt summary.txt; do take "$src/$f" "$dest/$f"; done
 for f in groups.json groups64.csv groups64.json iters.csv iters.json wgsize.csv wgsize.json memory.csv \
-    groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv jacobi.json registers.txt; do
+    groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv jacobi.json registers.txt \
+    stencil.csv stencil.json pi.csv pi.json testsync.csv; do
     take "$work/results/$f" "$dest/$f"
 done
 for f in "$work"/results/tune_*.csv "$work"/results/bound_*.csv; do
@@ -41,7 +42,7 @@ take "$logs/cli_check_opencl.log" "$dest/check_opencl_nvidia.txt"
 take "$logs/cli_check_ocl12.log" "$dest/check_opencl_nvidia_seeds_fences.txt"
 take "$logs/memcheck.log" "$dest/compute_sanitizer_memcheck.txt"
 take "$logs/synccheck.log" "$dest/compute_sanitizer_synccheck.txt"
-for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cli_jacobi; do take "$logs/$t.log" "$dest/$t.log"; done
+for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cli_jacobi cli_stencil cli_testsync cli_pi; do take "$logs/$t.log" "$dest/$t.log"; done
 
 if command -v gnuplot >/dev/null; then
     bash "$(dirname "$0")/plot.sh" "$dest"

@@ -10,6 +10,7 @@
 #define CLI_MAX_LIST 64
 #define CLI_MAX_TIMEOUT_MS 3600000u  /* gs_barrier_set_timeout's range, and the environment's */
 #define CLI_MAX_ITERS (1u << 30)     /* gs_run's */
+#define CLI_MAX_STEPS 1000000000000ull /* bench pi: 10^12 steps, minutes on a GPU */
 #define CLI_DEFAULT_MAX_SPREAD 0.5   /* a row whose repeats spread wider is flagged */
 
 /* The options, one bit each: what a command line gave, and what a subcommand takes
@@ -19,7 +20,7 @@ enum {
     OPT_BLOCK = 1u << 4, OPT_ITERS = 1u << 5, OPT_ITERS_LIST = 1u << 6, OPT_COMPUTE = 1u << 7,
     OPT_REPEATS = 1u << 8, OPT_TIMEOUT = 1u << 9, OPT_QUICK = 1u << 10, OPT_CSV = 1u << 11,
     OPT_JSON = 1u << 12, OPT_PLOT = 1u << 13, OPT_SIZES = 1u << 14, OPT_MAX_SPREAD = 1u << 15,
-    OPT_ALLOW_REFUSED = 1u << 16,
+    OPT_ALLOW_REFUSED = 1u << 16, OPT_N = 1u << 17, OPT_STEPS = 1u << 18,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -32,7 +33,10 @@ typedef struct cli_options {
     unsigned groups[CLI_MAX_LIST], n_groups;
     unsigned iters_list[CLI_MAX_LIST], n_iters;
     unsigned compute_list[CLI_MAX_LIST], n_compute; /* bench split: work per barrier */
-    unsigned sizes_n[CLI_MAX_LIST], sizes_t[CLI_MAX_LIST], n_sizes; /* bench jacobi: N:T */
+    unsigned sizes_n[CLI_MAX_LIST], sizes_t[CLI_MAX_LIST], n_sizes; /* bench jacobi, stencil: N:T */
+    unsigned n;           /* bench stencil --n: elements; 0 = the default sizes */
+    unsigned long long steps[CLI_MAX_LIST]; /* bench pi --steps */
+    unsigned n_steps;
     unsigned block;       /* work-items per group; 0 = the experiment's default */
     unsigned iters;       /* 0 = the experiment's default */
     unsigned repeats;     /* timed repeats, the median is reported */
@@ -84,7 +88,8 @@ typedef struct cli_command {
     int takes_auto;     /* runs auto beside the protocols it chooses from */
 } cli_command;
 
-/* The subcommand of that name (bench: the experiment's), or NULL. */
+#define CLI_DEMO 2 /* cli_command_find's third list: gridsync demo NAME */
+/* The subcommand of that name (bench: the experiment's; CLI_DEMO: the demo's), or NULL. */
 const cli_command *cli_command_find(const char *name, int bench);
 /* gridsync help [bench] [NAME]: 0, or 2 for an unknown name. */
 int cli_help(int argc, char **argv, int first);
@@ -135,5 +140,9 @@ int bench_split(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_split_summary(const bench_table *t, FILE *f);
 int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_jacobi_summary(const bench_table *t, FILE *f);
+int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
+void bench_stencil_summary(const bench_table *t, FILE *f);
+int cmd_pi(const cli_options *o);
+int cmd_testsync(const cli_options *o);
 
 #endif

@@ -50,6 +50,36 @@ static const cli_command experiments[] = {
      "must equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1},
+    {"stencil", "[options]",
+     "apps/stencil, the blog's benchmark: a[i] += a[i+1] + a[i+2] (mod n), two barriers per\n"
+     "iteration, 2048 work-items in groups of 1024, 64 and 32 (--block), every method;\n"
+     "sizes 2048 x 500000 iterations and 2^20 elements x 1000 on a GPU, 2048 x 100 and\n"
+     "2^20 x 2 elsewhere (--n N, --iters T, --sizes N:T,...). Each result must equal the\n"
+     "host's element by element, and all elements each other, before it is timed; the\n"
+     "blog's times are printed beside ours.",
+     BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups", bench_stencil_summary, 1},
+    {"pi", "[options]",
+     "apps/pi, the lecture's Pi program: midpoint integration of 4/(1+x^2) in double\n"
+     "precision, a work-group reduction, then the groups' sums finished on the host, after\n"
+     "a grid barrier, by the last group to take a ticket, and (CUDA) by CUB DeviceReduce.\n"
+     "Steps 10^6 to 10^10 on a GPU, 10^4 to 10^7 elsewhere (--steps); every way must agree\n"
+     "to 1e-12 relative. One grid: every group resident (--groups N, --block a power of 2).",
+     OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS | OPT_STEPS |
+         OPT_TIMEOUT | OPT_QUICK,
+     cmd_pi, NULL, NULL, NULL, 0},
+#endif
+};
+
+/* gridsync demo NAME: the seeds' small programs, shown rather than timed. */
+static const cli_command demos[] = {
+#ifdef GRIDSYNC_CLI_JACOBI
+    {"testsync", "[options]",
+     "The blog's test_sync and test_nosync (apps/testsync): out[id] = tmp[N-1-id] after\n"
+     "and without a grid barrier, printed a row per group, wrong elements counted. With\n"
+     "the barrier the count must be 0; without it, it is reported. Default: the blog's\n"
+     "10 groups of 16 (fewer where fewer fit); on a GPU also every resident block of 256.",
+     OPT_BACKEND | OPT_DEVICE | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_TIMEOUT | OPT_CSV, cmd_testsync,
+     NULL, NULL, NULL, 0},
 #endif
 };
 
@@ -57,8 +87,8 @@ static const cli_command experiments[] = {
 
 const cli_command *cli_command_find(const char *name, int bench)
 {
-    const cli_command *list = bench ? experiments : commands;
-    unsigned n = bench ? COUNT(experiments) : COUNT(commands);
+    const cli_command *list = bench == CLI_DEMO ? demos : bench ? experiments : commands;
+    unsigned n = bench == CLI_DEMO ? COUNT(demos) : bench ? COUNT(experiments) : COUNT(commands);
     for (unsigned i = 0; i < n; ++i)
         if (strcmp(list[i].name, name) == 0)
             return &list[i];
@@ -73,6 +103,9 @@ void cli_usage(FILE *f)
     fprintf(f, "       gridsync bench ");
     for (unsigned i = 0; i < COUNT(experiments); ++i)
         fprintf(f, "%s%s", i ? "|" : "", experiments[i].name);
+    fprintf(f, " [options]\n       gridsync demo ");
+    for (unsigned i = 0; i < COUNT(demos); ++i)
+        fprintf(f, "%s%s", i ? "|" : "", demos[i].name);
     fprintf(f, " [options]\n"
                "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
                "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
@@ -83,7 +116,8 @@ void cli_usage(FILE *f)
 
 static void help_one(const cli_command *c, int bench, FILE *f)
 {
-    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench ? "bench " : "", c->name, c->usage, c->help);
+    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench == CLI_DEMO ? "demo " : bench ? "bench " : "",
+            c->name, c->usage, c->help);
     cli_options_help(c->takes, f);
     if (c->takes & OPT_ONE_GROUPS)
         fprintf(f, "  (--groups: one value here)\n");
@@ -101,7 +135,7 @@ int cli_help(int argc, char **argv, int first)
 {
     const char *name = first < argc ? argv[first] : NULL;
     int bench = name && strcmp(name, "bench") == 0;
-    if (bench)
+    if (bench || (name && strcmp(name, "demo") == 0))
         name = first + 1 < argc ? argv[first + 1] : NULL;
     if (name == NULL) {
         cli_usage(stdout);
@@ -118,6 +152,8 @@ int cli_help(int argc, char **argv, int first)
     const cli_command *c = bench ? NULL : cli_command_find(name, 0);
     if (c == NULL && (c = cli_command_find(name, 1)) != NULL)
         bench = 1;
+    if (c == NULL && (c = cli_command_find(name, CLI_DEMO)) != NULL)
+        bench = CLI_DEMO;
     if (c == NULL) {
         fprintf(stderr, "gridsync: no help for '%s'\n", name);
         cli_usage(stderr);

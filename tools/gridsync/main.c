@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || is_help(cmd))
         return cli_help(argc, argv, 2);
-    int bench = strcmp(cmd, "bench") == 0;
+    int bench = strcmp(cmd, "bench") == 0 ? 1 : strcmp(cmd, "demo") == 0 ? CLI_DEMO : 0;
     if (bench && (argc < 3 || argv[2][0] == '-')) {
         if (argc >= 3 && is_help(argv[2]))
             return cli_help(argc, argv, 1);
@@ -24,7 +24,8 @@ int main(int argc, char **argv)
     }
     const cli_command *c = cli_command_find(bench ? argv[2] : cmd, bench);
     if (c == NULL) {
-        fprintf(stderr, "gridsync: unknown %s '%s'\n", bench ? "experiment" : "command", bench ? argv[2] : cmd);
+        fprintf(stderr, "gridsync: unknown %s '%s'\n", bench == CLI_DEMO ? "demo" : bench ? "experiment" : "command",
+                bench ? argv[2] : cmd);
         cli_usage(stderr);
         return 2;
     }
@@ -34,5 +35,5 @@ int main(int argc, char **argv)
             return cli_help(argc, argv, 1);
     if (cli_parse(argc, argv, first, &o) != 0 || cli_check_takes(c, &o) != 0 || cli_check_env() != 0)
         return 2;
-    return bench ? cmd_bench(c, &o) : c->cmd(&o);
+    return c->run ? cmd_bench(c, &o) : c->cmd(&o); /* bench pi: rows of its own */
 }

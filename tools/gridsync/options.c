@@ -24,7 +24,10 @@ static const struct cli_opt {
     {"iters", OPT_ITERS, "N", "1 to 1073741824: barriers per timed run (jacobi: iterations)"},
     {"iters-list", OPT_ITERS_LIST, "LIST", "1 to 1073741824 each, at most 64: barriers per run"},
     {"compute", OPT_COMPUTE, "LIST", "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
-    {"sizes", OPT_SIZES, "N:T,...", "N from 3 to 32768 (an N x N grid), T from 1 to 1073741824 iterations"},
+    {"sizes", OPT_SIZES, "N:T,...", "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
+                                    "                    32768; stencil N elements, 2 to 268435456"},
+    {"n", OPT_N, "N", "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
+    {"steps", OPT_STEPS, "LIST", "1 to 1000000000000 each, at most 64: integration steps of the pi program"},
     {"repeats", OPT_REPEATS, "N", "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
     {"quick", OPT_QUICK, NULL, "fewer grids, barriers and repeats"},
@@ -91,7 +94,8 @@ static int parse_list(const char *s, unsigned *out, unsigned *n, unsigned min, u
     return each_element(s, take_uint, &l);
 }
 
-/* bench jacobi's N:T (the same bounds as apps/jacobi's GSJ_MIN_N and GSJ_MAX_N). */
+/* N:T, N within the widest of the apps' bounds (jacobi's 3..32768 side, the stencil's
+ * 2..2^28 elements): each experiment refuses, naming --sizes, what its app does not take. */
 static int take_size(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -103,10 +107,23 @@ static int take_size(const char *tok, void *ctx)
         return -1;
     memcpy(n, tok, len);
     n[len] = '\0';
-    if (parse_uint(n, 3, 32768, &side) != 0 || parse_uint(colon + 1, 1, CLI_MAX_ITERS, &iters) != 0)
+    if (parse_uint(n, 2, 1u << 28, &side) != 0 || parse_uint(colon + 1, 1, CLI_MAX_ITERS, &iters) != 0)
         return -1;
     o->sizes_n[o->n_sizes] = side;
     o->sizes_t[o->n_sizes++] = iters;
+    return 0;
+}
+
+static int take_steps(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    char *end;
+    if (*tok < '0' || *tok > '9' || o->n_steps == CLI_MAX_LIST)
+        return -1;
+    unsigned long long v = strtoull(tok, &end, 10);
+    if (*end != '\0' || v < 1 || v > CLI_MAX_STEPS)
+        return -1;
+    o->steps[o->n_steps++] = v;
     return 0;
 }
 
@@ -156,6 +173,8 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_ITERS_LIST: return parse_list(v, o->iters_list, &o->n_iters, 1, CLI_MAX_ITERS);
     case OPT_COMPUTE: return parse_list(v, o->compute_list, &o->n_compute, 1, GS_MAX_COMPUTE);
     case OPT_SIZES: o->n_sizes = 0; return each_element(v, take_size, o);
+    case OPT_N: return parse_uint(v, 2, 1u << 28, &o->n);
+    case OPT_STEPS: o->n_steps = 0; return each_element(v, take_steps, o);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;

@@ -1,0 +1,132 @@
+/* The app on gridsync's CUDA back end: the barrier way launches through gs_cuda_launch,
+ * the others with <<<>>>; the CUB way sums the host way's partials with
+ * cub::DeviceReduce::Sum (its temporary storage sized and allocated at open). */
+#include <cuda_runtime.h>
+#include <cub/device/device_reduce.cuh>
+
+#include <cstdlib>
+
+#include "gridsync/cuda.cuh"
+#include "gridsync/host_cuda.h"
+
+#include "backend.h"
+#include "pi_step.h"
+
+__global__ void __launch_bounds__(1024) gsp_pi(gs_word *state, gs_word *ticket, double *scratch, double *partials,
+                                               double *result, unsigned long long steps, unsigned way)
+{
+    gs_grid g;
+    if (way == GSP_WAY_BARRIER) /* the other ways launch without gridsync */
+        g = gs_grid_begin_auto(state);
+    gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
+}
+
+struct cuda_impl {
+    void *state;
+    gs_word *ticket;
+    double *scratch, *partials, *result, *host_partials;
+    void *cub_tmp;
+    size_t cub_bytes;
+    cudaStream_t stream;
+};
+
+static int cuda_supported(gsp_way way) { return way < GSP_WAYS; }
+
+static gs_status cuda_fail(gsp_session *s, cudaError_t e, const char *what)
+{
+    cudaGetLastError();
+    return gsp_fail(s, GS_ERR_NATIVE, "%s: %s", what, cudaGetErrorString(e));
+}
+
+static gs_status cuda_open(gsp_session *s)
+{
+    const gsp_config *c = s->cfg;
+    cuda_impl *m = static_cast<cuda_impl *>(calloc(1, sizeof(cuda_impl)));
+    if (m == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    s->impl = m;
+    int ordinal = 0;
+    gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
+    if (st != GS_OK)
+        return gsp_fail(s, st, "gs_cuda_ordinal");
+    cudaError_t e = cudaSetDevice(ordinal);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->ticket, sizeof(gs_word));
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(m->ticket, 0, sizeof(gs_word), m->stream);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->scratch, (size_t)c->groups * c->group_size * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->partials, c->groups * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&m->result, sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMallocHost(&m->host_partials, c->groups * sizeof(double));
+    if (e == cudaSuccess && c->way == GSP_CUB) /* first call: the storage it needs */
+        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->result, (int)c->groups, m->stream);
+    if (e == cudaSuccess && c->way == GSP_CUB)
+        e = cudaMalloc(&m->cub_tmp, m->cub_bytes);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m->stream);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "allocating the sums");
+    st = c->way == GSP_BARRIER ? gs_cuda_state(s->bar, &m->state) : GS_OK;
+    return st == GS_OK ? GS_OK : gsp_fail(s, st, "gs_cuda_state");
+}
+
+static gs_status cuda_run(gsp_session *s, double *pi)
+{
+    const gsp_config *c = s->cfg;
+    cuda_impl *m = static_cast<cuda_impl *>(s->impl);
+    unsigned long long steps = c->steps;
+    unsigned way = c->way == GSP_CUB ? GSP_WAY_HOST : (unsigned)c->way; /* cub: the partials alone */
+    cudaError_t e = cudaSuccess;
+    if (c->way == GSP_BARRIER) {
+        void *args[] = {&m->state, &m->ticket, &m->scratch, &m->partials, &m->result, &steps, &way};
+        gs_status st = gs_cuda_launch(s->bar, (const void *)gsp_pi, GS_DIM3_1D(c->groups),
+                                      GS_DIM3_1D(c->group_size), 0, args, m->stream);
+        if (st != GS_OK)
+            return gsp_fail(s, st, "gs_cuda_launch(%u x %u)", c->groups, c->group_size);
+    } else {
+        gsp_pi<<<c->groups, c->group_size, 0, m->stream>>>(NULL, m->ticket, m->scratch, m->partials, m->result,
+                                                            steps, way);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess && c->way == GSP_CUB)
+        e = cub::DeviceReduce::Sum(m->cub_tmp, m->cub_bytes, m->partials, m->result, (int)c->groups, m->stream);
+    if (e == cudaSuccess && c->way == GSP_HOST)
+        e = cudaMemcpyAsync(m->host_partials, m->partials, c->groups * sizeof(double), cudaMemcpyDeviceToHost,
+                            m->stream);
+    else if (e == cudaSuccess)
+        e = cudaMemcpyAsync(m->host_partials, m->result, sizeof(double), cudaMemcpyDeviceToHost, m->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(m->stream);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "running gsp_pi");
+    *pi = c->way == GSP_HOST ? gsp_host_total(m->host_partials, c->groups) : m->host_partials[0];
+    return GS_OK;
+}
+
+static void cuda_close(gsp_session *s)
+{
+    cuda_impl *m = static_cast<cuda_impl *>(s->impl);
+    if (m == NULL)
+        return;
+    if (m->stream)
+        cudaStreamSynchronize(m->stream);
+    cudaFree(m->ticket);
+    cudaFree(m->scratch);
+    cudaFree(m->partials);
+    cudaFree(m->result);
+    cudaFree(m->cub_tmp);
+    cudaFreeHost(m->host_partials);
+    if (m->stream)
+        cudaStreamDestroy(m->stream);
+    cudaGetLastError();
+    free(m);
+    s->impl = NULL;
+}
+
+extern "C" const gsp_backend gsp_cuda_backend = {cuda_supported, cuda_open, cuda_run, cuda_close};

@@ -1,0 +1,79 @@
+/* apps/pi/pi_step.h - the Pi kernel's body, once, in the common subset of C11, CUDA C++
+ * and OpenCL C over gridsync's device shim (gs_group_id, gs_group_barrier, atomics),
+ * which each back end includes first. */
+#ifndef GSP_PI_STEP_H
+#define GSP_PI_STEP_H
+
+#if defined(__OPENCL_VERSION__)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define GSP_FN inline
+#define GSP_GLOBAL __global
+typedef ulong gsp_u64;
+#elif defined(__CUDACC__)
+#define GSP_FN static __device__ __forceinline__
+#define GSP_GLOBAL
+typedef unsigned long long gsp_u64;
+#else
+#define GSP_FN static inline
+#define GSP_GLOBAL
+typedef unsigned long long gsp_u64;
+#endif
+
+enum { GSP_WAY_HOST = 0, GSP_WAY_BARRIER = 1, GSP_WAY_TICKET = 2 };
+
+/* This work-item's steps, then the group's sum by a tree over scratch (a slot per
+ * work-item: the cpu back end has no group-local memory, and the tree runs once per
+ * launch); work-item 0 stores the group's partial. */
+GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials, gsp_u64 steps)
+{
+    unsigned lid = gs_local_id(), size = gs_local_size(), group = gs_group_id();
+    gsp_u64 stride = (gsp_u64)gs_num_groups() * size;
+    double h = 1.0 / (double)steps, sum = 0.0;
+    for (gsp_u64 i = (gsp_u64)group * size + lid; i < steps; i += stride) {
+        double x = ((double)i + 0.5) * h;
+        sum += 4.0 / (1.0 + x * x);
+    }
+    GSP_GLOBAL double *mine = scratch + (gsp_u64)group * size;
+    mine[lid] = sum;
+    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
+        gs_group_barrier();
+        if (lid < span)
+            mine[lid] += mine[lid + span];
+    }
+    if (lid == 0u)
+        partials[group] = mine[0] * h;
+}
+
+/* The partials summed in group order by one work-item. */
+GSP_FN void gsp_total(GSP_GLOBAL const double *partials, GSP_GLOBAL double *result)
+{
+    double pi = 0.0;
+    for (unsigned g = 0; g < gs_num_groups(); ++g)
+        pi += partials[g];
+    *result = pi;
+}
+
+/* The whole kernel; `g` is begun on the state by the caller where there is one. Non-zero
+ * where the barrier gave up (the launch reports it). */
+GSP_FN unsigned gsp_kernel(gs_grid *g, GSP_GLOBAL gs_word *ticket, GSP_GLOBAL double *scratch,
+                           GSP_GLOBAL double *partials, GSP_GLOBAL double *result, gsp_u64 steps,
+                           unsigned way)
+{
+    gsp_partial(scratch, partials, steps);
+    if (way == GSP_WAY_BARRIER) {
+        if (gs_sync_auto(g) != 0u)
+            return 1u;
+        if (gs_group_id() == 0u && gs_local_id() == 0u)
+            gsp_total(partials, result);
+    } else if (way == GSP_WAY_TICKET && gs_local_id() == 0u) {
+        /* acq_rel: this group's partial is released with its ticket; the last group
+         * acquires every earlier one's */
+        if (gs_fetch_add_acq_rel(ticket, 1u) + 1u == gs_num_groups()) {
+            gsp_total(partials, result);
+            gs_store_relaxed(ticket, 0u); /* ready for the next launch */
+        }
+    }
+    return 0u;
+}
+
+#endif

@@ -1,0 +1,86 @@
+/* The Pi program (apps/pi) on the back end under test (GS_TEST_BACKEND): every way gives
+ * the same sum to 1e-12 relative and pi to the midpoint rule's accuracy, with one group
+ * and several, with more work-items than steps; bad input is refused. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "pi.h"
+#include "test_support.h"
+
+#define GSP_TEST_PI 3.14159265358979323846
+
+static gs_device *dev;
+static gs_device_info info;
+
+static unsigned group_size(void) { return info.backend == GS_BACKEND_CPU ? 4u : 16u; }
+
+static double run(gsp_way way, uint64_t steps, unsigned groups)
+{
+    gsp_config cfg = {.steps = steps, .way = way, .groups = groups, .group_size = group_size()};
+    gsp_result r;
+    gs_status s = gsp_run(dev, &cfg, &r);
+    printf("  %-8s %10llu steps, %u x %u: %s, pi %.15f%s%s\n", gsp_way_name(way), (unsigned long long)steps,
+           groups, cfg.group_size, gs_status_string(s), r.pi, r.error[0] ? ": " : "", r.error);
+    assert_int_equal(s, GS_OK);
+    assert_true(r.ms > 0.0);
+    return r.pi;
+}
+
+static void every_way_agrees(void **state)
+{
+    unsigned bound = 0;
+    assert_int_equal(gsp_max_groups(dev, group_size(), &bound), GS_OK);
+    unsigned many = bound < 4u ? bound : 4u;
+    static const uint64_t steps[] = {1, 7, 1000, 1000003};
+    for (unsigned k = 0; k < 4; ++k)
+        for (unsigned groups = 1; groups <= many; groups += many > 1 ? many - 1 : 1) {
+            double first = run(GSP_HOST, steps[k], groups);
+            for (unsigned w = 1; w < GSP_WAYS; ++w)
+                if (gsp_way_supported(dev, (gsp_way)w))
+                    assert_true(fabs(run((gsp_way)w, steps[k], groups) - first) <= 1e-12 * first);
+            /* the midpoint rule: one step is 4/(1 + 1/4) = 3.2; its error falls as 1/steps^2 */
+            if (steps[k] == 1)
+                assert_true(fabs(first - 3.2) < 1e-15);
+            if (steps[k] == 1000003)
+                assert_true(fabs(first - GSP_TEST_PI) < 1e-11);
+        }
+}
+
+static void bad_input(void **state)
+{
+    gsp_result r;
+    gsp_config ok = {.steps = 100, .way = GSP_HOST, .groups = 1, .group_size = group_size()};
+    gsp_config c = ok;
+    c.steps = 0;
+    assert_int_equal(gsp_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.group_size = 3; /* not a power of two */
+    assert_int_equal(gsp_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.groups = 0;
+    assert_int_equal(gsp_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.way = GSP_WAYS;
+    assert_int_equal(gsp_run(dev, &c, &r), GS_ERR_UNSUPPORTED);
+    assert_int_equal(gsp_run(NULL, &ok, &r), GS_ERR_UNSUPPORTED);
+    assert_int_equal(gsp_way_supported(dev, GSP_CUB), info.backend == GS_BACKEND_CUDA);
+}
+
+int main(void)
+{
+    dev = test_open_or_skip();
+    gs_device_get_info(dev, &info);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(every_way_agrees),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    gs_device_close(dev);
+    return failed;
+}
