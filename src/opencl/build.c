@@ -15,7 +15,7 @@
  * the ordering is chosen and the calibration kernel lives; each protocol's at its
  * first launch, with the options that worked. PoCL caches every binary under
  * POCL_CACHE_DIR. */
-#include "opencl_internal.h"
+#include "cl_build.h"
 
 #include <stdarg.h>
 #include <stdio.h>

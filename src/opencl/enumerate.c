@@ -207,7 +207,6 @@ gs_status gs_cl_open(int index, gs_device **out)
         return GS_ERR_OUT_OF_MEMORY;
     }
     d->lock_made = 1;
-    d->base.ops = &gs_opencl_ops;
     d->platform = platform;
     d->id = id;
     d->build_status = GS_ERR_BUILD;
