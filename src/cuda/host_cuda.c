@@ -7,7 +7,7 @@
 
 static gs_cuda_device *cuda_of(gs_device *dev)
 {
-    return dev && dev->ops == &gs_cuda_ops ? (gs_cuda_device *)dev : NULL;
+    return gs_cuda_is_ours(dev) ? gs_cuda(dev) : NULL;
 }
 
 /* A user launch in flight (gs_barrier.pending). */
@@ -169,7 +169,7 @@ gs_status gs_cuda_ordinal(const gs_device *dev, int *ordinal)
 {
     if (!dev || !ordinal)
         return GS_ERR_INVALID_ARGUMENT;
-    if (dev->ops != &gs_cuda_ops)
+    if (!gs_cuda_is_ours(dev))
         return GS_ERR_UNSUPPORTED;
     *ordinal = ((const gs_cuda_device *)dev)->ordinal;
     return GS_OK;
