@@ -169,6 +169,34 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
  * `out` leaves *out NULL. */
 #define GS_MAX_GROUPS (1u << 24)
 GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
+
+/* What gs_barrier_create reads from the environment (docs/using.md, "Environment
+ * variables"), as options of one barrier. A field left at GS_OPTION_DEFAULT takes the
+ * environment variable where it is set and in range, else the library's default; a
+ * field set to a value wins over the variable. A value outside the field's range is
+ * GS_ERR_INVALID_ARGUMENT at gs_barrier_create_with. A field the protocol does not use
+ * is still checked, then ignored. */
+#define GS_OPTION_DEFAULT 0xffffffffu
+#define GS_BARRIER_RELEASE_POLL 0u  /* every waiter polls the counter */
+#define GS_BARRIER_RELEASE_LINES 1u /* the last arriver writes release lines the waiters poll */
+typedef struct gs_barrier_options {
+    unsigned timeout_ms;    /* GRIDSYNC_TIMEOUT_MS: 1 to 3600000 (gs_barrier_set_timeout) */
+    unsigned release;       /* GRIDSYNC_RELEASE: GS_BARRIER_RELEASE_POLL or _LINES (flip,
+                               cluster, tree) */
+    unsigned release_lines; /* GRIDSYNC_RELEASE_LINES: 0 to 1024 (0 means 1; at most the
+                               groups are used) */
+    unsigned tree_fanout;   /* GRIDSYNC_TREE_FANOUT: 0 to 1048576 groups a leaf (under 2
+                               means 2) */
+    unsigned backoff_ns;    /* GRIDSYNC_BACKOFF_NS: 0 to 1000000 */
+    unsigned shards;        /* GRIDSYNC_SHARDS: 1 to 1024, and at most `groups` (sharded) */
+} gs_barrier_options;
+
+/* Sets every field to GS_OPTION_DEFAULT (nothing for a NULL `o`). */
+GS_API void gs_barrier_options_init(gs_barrier_options *o);
+/* gs_barrier_create with options; a NULL `o` is every field GS_OPTION_DEFAULT (then it
+ * is gs_barrier_create). */
+GS_API gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
+                                        const gs_barrier_options *o, gs_barrier **out);
 /* GS_ERR_BUSY while a launch through it is in flight (collect it first). */
 GS_API gs_status gs_barrier_destroy(gs_barrier *b);
 
@@ -183,8 +211,9 @@ GS_API gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim
 GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 
 /* How long one wait may last before the barrier aborts, 1 to 3600000 ms (else
- * GS_ERR_INVALID_ARGUMENT). Default: GRIDSYNC_TIMEOUT_MS from the environment where it
- * is such a number, else GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
+ * GS_ERR_INVALID_ARGUMENT). Default: gs_barrier_options.timeout_ms, else
+ * GRIDSYNC_TIMEOUT_MS from the environment where it is such a number, else
+ * GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
  * poll count, so only approximate (docs/protocols.md). */
 #define GS_DEFAULT_TIMEOUT_MS 5000u
 GS_API gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);

@@ -73,6 +73,7 @@ struct gs_barrier {
     unsigned leaves, spinners;
     unsigned release; /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     unsigned timeout_ms;
+    unsigned backoff_ns; /* the header's GS_HDR_BACKOFF */
     size_t bytes;
     gs_mem *state;
     int aborted;
@@ -102,6 +103,11 @@ gs_status gs_barrier_clear_ack(gs_barrier *b);
 gs_status gs_barrier_end_launch(gs_barrier *b, gs_status launched, int check_ack);
 /* The byte offset of the acknowledgement word a launch clears first. */
 #define GS_ACK_OFFSET (GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK) * 4u)
+/* options.c: `o`'s fields checked (GS_ERR_INVALID_ARGUMENT out of range) and, where
+ * GS_OPTION_DEFAULT, taken from the environment into *r; what neither sets stays
+ * GS_OPTION_DEFAULT, for the protocol's own choice. A NULL `o` sets nothing. */
+gs_status gs_barrier_options_resolve(const gs_barrier_options *o, unsigned groups,
+                                     gs_barrier_options *r);
 /* Whether a protocol has no device code of its own (the relaunch baselines). */
 int gs_algo_is_host(gs_algo algo);
 

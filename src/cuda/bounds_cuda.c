@@ -1,9 +1,9 @@
 /* src/cuda/bounds_cuda.c - how many groups a launch may have: the occupancy API's
  * co-residency bound, the protocols a device runs, and the cluster size of the cluster
  * protocol, which checks cudaOccupancyMaxActiveClusters itself (launch_cuda.c says why). */
-#include <stdlib.h>
 #include <string.h>
 
+#include "common/knobs.h"
 #include "cuda_internal.h"
 
 void gs_cuda_set_grid(cudaLaunchConfig_t *cfg, gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
@@ -73,12 +73,8 @@ int gs_cuda_algo_supported(const gs_device *dev, gs_algo algo)
 
 static unsigned env_cluster_size(void)
 {
-    const char *env = getenv("GRIDSYNC_CLUSTER_SIZE");
-    if (!env || !*env)
-        return 0;
-    char *end;
-    unsigned long v = strtoul(env, &end, 10);
-    return *end == '\0' && v >= 1 && v <= 16 ? (unsigned)v : 0;
+    unsigned v = 0;
+    return gs_knob_uint(GS_KNOB_CLUSTER_SIZE, &v) ? v : 0;
 }
 
 /* How many clusters of `cs` blocks can be resident at once (0 if none or unknown). */

@@ -16,6 +16,7 @@
  * first launch, with the options that worked. PoCL caches every binary under
  * POCL_CACHE_DIR. */
 #include "cl_build.h"
+#include "common/knobs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,10 +81,8 @@ static void append_build_log(gs_cl_device *d, cl_program program, gs_cl_log *log
 /* The ordering forced by GRIDSYNC_CL_ORDERING, or -1. */
 static int forced_ordering(void)
 {
-    const char *e = getenv("GRIDSYNC_CL_ORDERING");
-    if (e && (e[0] == '0' || e[0] == '1' || e[0] == '2') && e[1] == '\0')
-        return e[0] - '0';
-    return -1;
+    unsigned v;
+    return gs_knob_uint(GS_KNOB_CL_ORDERING, &v) ? (int)v : -1;
 }
 
 static void release_variant(gs_cl_variant *v)
