@@ -49,10 +49,10 @@ GS_API unsigned gs_version(void);
 
 typedef enum gs_status {
     GS_OK = 0,
-    GS_ERR_INVALID_ARGUMENT = 1, /* a null handle or pointer, a zero or out-of-range count */
-    GS_ERR_UNKNOWN_ALGO = 2,     /* no protocol of that name or number */
-    GS_ERR_UNSUPPORTED = 3,      /* the protocol or feature does not exist on this back end */
-    GS_ERR_NO_DEVICE = 4,        /* no device of the asked back end and index */
+    GS_ERR_INVALID_ARGUMENT = 1,    /* a null handle or pointer, a zero or out-of-range count */
+    GS_ERR_UNKNOWN_ALGO = 2,        /* no protocol of that name or number */
+    GS_ERR_UNSUPPORTED = 3,         /* the protocol or feature does not exist on this back end */
+    GS_ERR_NO_DEVICE = 4,           /* no device of the asked back end and index */
     GS_ERR_BACKEND_UNAVAILABLE = 5, /* the back end was not built into this library */
     GS_ERR_OUT_OF_MEMORY = 6,
     GS_ERR_TOO_MANY_GROUPS = 7, /* the grid exceeds the co-residency bound */
@@ -96,14 +96,14 @@ GS_API gs_status gs_device_close(gs_device *dev);
 
 typedef struct gs_device_info {
     gs_backend backend;
-    char name[128];        /* e.g. "NVIDIA H100 80GB HBM3", "pthread-haswell-AMD EPYC" */
-    char platform[128];    /* OpenCL platform, CUDA driver version, or "cpu" */
-    unsigned compute_units;/* SMs, OpenCL compute units, or online cores */
+    char name[128];         /* e.g. "NVIDIA H100 80GB HBM3", "pthread-haswell-AMD EPYC" */
+    char platform[128];     /* OpenCL platform, CUDA driver version, or "cpu" */
+    unsigned compute_units; /* SMs, OpenCL compute units, or online cores */
     unsigned max_group_size;
     unsigned is_gpu;
-    unsigned ordering;     /* OpenCL: 2 C11 builtins, 1 1.x atomics + device fence, 0 seeds' idiom */
+    unsigned ordering; /* OpenCL: 2 C11 builtins, 1 1.x atomics + device fence, 0 seeds' idiom */
     uint64_t global_mem_bytes;
-    uint64_t l2_bytes;     /* 0 where unknown */
+    uint64_t l2_bytes;           /* 0 where unknown */
     unsigned cc_major, cc_minor; /* CUDA compute capability */
     unsigned clock_khz, mem_clock_khz;
 } gs_device_info;
@@ -138,7 +138,9 @@ GS_API gs_status gs_device_native_error(const gs_device *dev, int *code, const c
  * measured faster for the grid: decided at gs_barrier_create, gs_barrier_get_algo says
  * which). */
 #define GS_ALGO_ENUM_(ID, name, value, text, desc) GS_ALGO_##ID = value,
-typedef enum gs_algo { GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES } gs_algo;
+typedef enum gs_algo {
+    GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES
+} gs_algo;
 #undef GS_ALGO_ENUM_
 
 GS_API const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
@@ -245,12 +247,12 @@ typedef enum gs_abort_reason {
 /* What the last launch through this barrier left behind when it aborted. */
 typedef struct gs_abort_info {
     gs_abort_reason reason;
-    unsigned group;      /* the group whose wait expired first (or that raised the abort) */
-    unsigned item;       /* its work-item that did, linear in the group */
-    unsigned episode;    /* the episode it was waiting in (0-based since the last reset) */
-    unsigned missing;    /* how many groups never arrived at that episode */
+    unsigned group;            /* the group whose wait expired first (or that raised the abort) */
+    unsigned item;             /* its work-item that did, linear in the group */
+    unsigned episode;          /* the episode it was waiting in (0-based since the last reset) */
+    unsigned missing;          /* how many groups never arrived at that episode */
     unsigned first_missing[8]; /* the first of them (up to 8) */
-    int stray;           /* 1 where the runtime saw a work-item that never reached its group's
+    int stray;                 /* 1 where the runtime saw a work-item that never reached its group's
                             barrier (cpu back end): then its group is among the missing */
     unsigned stray_group, stray_item;
 } gs_abort_info;

@@ -16,7 +16,7 @@
 
 static gs_device *dev;
 
-static const char *const vars[] = {"GRIDSYNC_TIMEOUT_MS",   "GRIDSYNC_RELEASE",
+static const char *const vars[] = {"GRIDSYNC_TIMEOUT_MS",    "GRIDSYNC_RELEASE",
                                    "GRIDSYNC_RELEASE_LINES", "GRIDSYNC_TREE_FANOUT",
                                    "GRIDSYNC_BACKOFF_NS",    "GRIDSYNC_SHARDS"};
 
@@ -211,7 +211,8 @@ static void bad_arguments(void **unused)
     gs_barrier_options_init(&o);
     assert_int_equal(gs_barrier_create_with(dev, GS_ALGO_FLIP, 8, &o, NULL),
                      GS_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gs_barrier_create_with(NULL, GS_ALGO_FLIP, 8, &o, &b), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_create_with(NULL, GS_ALGO_FLIP, 8, &o, &b),
+                     GS_ERR_INVALID_ARGUMENT);
     assert_null(b);
     assert_int_equal(gs_barrier_create_with(dev, GS_ALGO_FLIP, 0, &o, &b), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_barrier_create_with(dev, GS_ALGO_COUNT_, 8, &o, &b), GS_ERR_UNKNOWN_ALGO);

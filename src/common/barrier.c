@@ -318,7 +318,8 @@ static gs_status diagnose(gs_barrier *b)
         for (unsigned g = 0; g < b->groups; ++g) {
             uint32_t arrived = words[GS_WORD(GS_LINE_GROUP_A(g), GS_G_ARRIVED)];
             if ((uint32_t)(arrived - needed) >= GS_FLIP_BIT) {
-                if (b->abort.missing < sizeof b->abort.first_missing / sizeof *b->abort.first_missing)
+                if (b->abort.missing <
+                    sizeof b->abort.first_missing / sizeof *b->abort.first_missing)
                     b->abort.first_missing[b->abort.missing] = g;
                 ++b->abort.missing;
             }
@@ -348,8 +349,8 @@ static void add_stray(gs_barrier *b, unsigned group, unsigned item)
 static gs_status after_launch(gs_barrier *b, int check_ack)
 {
     uint32_t line[GS_ABORT_STRAY_ITEM + 1];
-    gs_status s = b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line,
-                                        sizeof line);
+    gs_status s =
+        b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line, sizeof line);
     if (s != GS_OK)
         return s;
     if (line[GS_ABORT_REASON] == GS_ABORT_NONE && (!check_ack || line[GS_ABORT_ACK] != 0))

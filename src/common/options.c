@@ -51,8 +51,8 @@ gs_status gs_barrier_options_resolve(const gs_barrier_options *o, unsigned group
     for (unsigned i = 0; i < sizeof fields / sizeof *fields; ++i) {
         gs_knob k = fields[i].knob;
         unsigned *dst = (unsigned *)((char *)r + fields[i].offset);
-        unsigned v = o ? *(const unsigned *)((const char *)o + fields[i].offset)
-                       : GS_OPTION_DEFAULT;
+        unsigned v =
+            o ? *(const unsigned *)((const char *)o + fields[i].offset) : GS_OPTION_DEFAULT;
         if (v != GS_OPTION_DEFAULT) {
             if (!gs_knob_in_range(k, v))
                 return GS_ERR_INVALID_ARGUMENT;

@@ -7,7 +7,7 @@
 #include "cuda_internal.h"
 
 void gs_cuda_set_grid(cudaLaunchConfig_t *cfg, gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
-                     cudaStream_t stream)
+                      cudaStream_t stream)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->gridDim.x = grid.x;
@@ -32,7 +32,8 @@ gs_status gs_cuda_kernel_bound(gs_cuda_device *d, const void *kernel, unsigned g
         return gs_cuda_fail(&d->base, e, "cudaFuncGetAttributes");
     if (group_size == 0 || group_size > (unsigned)fa.maxThreadsPerBlock)
         return GS_ERR_INVALID_ARGUMENT;
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)group_size, shared_bytes);
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)group_size,
+                                                      shared_bytes);
     if (e != cudaSuccess)
         return gs_cuda_fail(&d->base, e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     *out = (unsigned)per_sm * d->sms;
@@ -121,8 +122,8 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
     }
     for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
         unsigned cs = sizes[i];
-        if (x_groups % cs == 0 && groups / cs <= max_clusters(d, kernel, groups, group_size,
-                                                              shared_bytes, cs)) {
+        if (x_groups % cs == 0 &&
+            groups / cs <= max_clusters(d, kernel, groups, group_size, shared_bytes, cs)) {
             *out = cs;
             return GS_OK;
         }

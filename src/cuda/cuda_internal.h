@@ -20,7 +20,8 @@ extern "C" {
 /* The host stubs of the built-in kernel, three per protocol (kernel_<name>.cu, see
  * kernel_algo.cuh: `form` one of GS_FORM_* of kernels/workloads.h), for
  * cudaLaunchKernelExC. */
-#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) const void *gs_cuda_kernel_##name(int form);
+#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) \
+    const void *gs_cuda_kernel_##name(int form);
 GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_DECL_)
 GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
 #undef GS_CUDA_KERNEL_DECL_
@@ -105,8 +106,8 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
  * with GS_ERR_TOO_MANY_GROUPS otherwise): cooperative launch, plus the cluster dimension
  * (along x, dividing grid.x) for GS_ALGO_CLUSTER. Does not wait. */
 gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
-                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
-                                   void **args, cudaStream_t stream);
+                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
+                                   cudaStream_t stream);
 /* gs_backend_ops.launch */
 gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns);
 

@@ -41,8 +41,8 @@ static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, g
         e = cudaEventRecord(p->start, stream);
     if (e != cudaSuccess)
         return gs_cuda_fail(&d->base, e, "cudaMemsetAsync");
-    gs_status s = gs_cuda_enqueue_resident(d, kernel, b->algo, grid, block, shared_bytes, args,
-                                           stream);
+    gs_status s =
+        gs_cuda_enqueue_resident(d, kernel, b->algo, grid, block, shared_bytes, args, stream);
     if (s == GS_OK && p && (e = cudaEventRecord(p->stop, stream)) != cudaSuccess)
         s = gs_cuda_fail(&d->base, e, "cudaEventRecord");
     return s;
@@ -114,8 +114,7 @@ gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, 
 }
 
 gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                               size_t shared_bytes, void **args, void *stream,
-                               double *elapsed_ns)
+                               size_t shared_bytes, void **args, void *stream, double *elapsed_ns)
 {
     if (elapsed_ns)
         *elapsed_ns = 0;

@@ -46,8 +46,8 @@ static int launch_refused(cudaError_t e)
 }
 
 gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
-                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
-                                   void **args, cudaStream_t stream)
+                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
+                                   cudaStream_t stream)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attrs[2];
@@ -60,8 +60,8 @@ gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_alg
         return GS_ERR_INVALID_ARGUMENT;
     if (groups > bound)
         return GS_ERR_TOO_MANY_GROUPS;
-    if (algo == GS_ALGO_CLUSTER &&
-        (s = gs_cuda_pick_cluster(d, kernel, groups, grid.x, group_size, shared_bytes, &cs)) != GS_OK)
+    if (algo == GS_ALGO_CLUSTER && (s = gs_cuda_pick_cluster(d, kernel, groups, grid.x, group_size,
+                                                             shared_bytes, &cs)) != GS_OK)
         return s;
     if (algo == GS_ALGO_CG && !d->coop)
         return GS_ERR_UNSUPPORTED;
@@ -121,7 +121,8 @@ static cudaError_t launch_phases(gs_cuda_device *d, const gs_launch *l, unsigned
     for (unsigned p = begin; p < end; ++p) {
         prm->phase_begin = p;
         prm->phase_end = p + 1;
-        cudaError_t e = cudaLaunchKernelExC(&cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH, gs_cuda_kernel_form(prm)), args);
+        cudaError_t e = cudaLaunchKernelExC(
+            &cfg, gs_cuda_work_kernel(GS_ALGO_RELAUNCH, gs_cuda_kernel_form(prm)), args);
         if (e != cudaSuccess)
             return e;
     }

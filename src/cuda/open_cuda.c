@@ -92,8 +92,8 @@ gs_status gs_cuda_open(int index, gs_device **out)
     char release[64];
     driver_release(release, sizeof release);
     snprintf(info->platform, sizeof info->platform, "CUDA driver %d.%d%s%s%s, runtime %d.%d",
-             driver / 1000, driver % 1000 / 10, release[0] ? " (" : "", release, release[0] ? ")" : "",
-             runtime / 1000, runtime % 1000 / 10);
+             driver / 1000, driver % 1000 / 10, release[0] ? " (" : "", release,
+             release[0] ? ")" : "", runtime / 1000, runtime % 1000 / 10);
     info->compute_units = d->sms;
     info->max_group_size = (unsigned)prop.maxThreadsPerBlock;
     info->is_gpu = 1;

@@ -25,7 +25,7 @@ extern const char gs_cl_shim_source[];     /* prims_opencl.clh, protocols.h, sta
 extern const char gs_cl_protocol_source[]; /* grid.h, the protocols, barrier.h, discover.h */
 extern const char gs_cl_work_source[];     /* the built-in programs and kernel */
 #ifdef GS_TEST_HOOKS
-extern const char gs_cl_hooks_source[];    /* tests/weaken: the weakened libraries only */
+extern const char gs_cl_hooks_source[]; /* tests/weaken: the weakened libraries only */
 #endif
 
 /* A growing text: the build logs. */
@@ -36,12 +36,12 @@ typedef struct gs_cl_log {
 
 /* gridsync's program built for one protocol (-DGS_WORK_PROTOCOL=<name>). */
 typedef struct gs_cl_variant {
-    int tried;          /* a build was attempted; status says how it went */
+    int tried; /* a build was attempted; status says how it went */
     gs_status status;
     cl_program program;
-    cl_kernel kernel;   /* gs_work_kernel */
-    size_t wg_size;     /* its CL_KERNEL_WORK_GROUP_SIZE */
-    size_t warm[8];     /* work-group sizes it has been launched with (device_opencl.c) */
+    cl_kernel kernel; /* gs_work_kernel */
+    size_t wg_size;   /* its CL_KERNEL_WORK_GROUP_SIZE */
+    size_t warm[8];   /* work-group sizes it has been launched with (device_opencl.c) */
     unsigned nwarm;
 } gs_cl_variant;
 
@@ -54,7 +54,7 @@ typedef struct gs_cl_device {
      * arguments are per kernel object, not per call (device_opencl.c). Never held
      * while waiting for a launch to end, and never taken twice by one thread. */
     pthread_mutex_t lock;
-    int lock_made;                           /* lock initialised (gs_cl_close) */
+    int lock_made; /* lock initialised (gs_cl_close) */
     cl_platform_id platform;
     cl_device_id id;
     cl_context ctx;
@@ -63,15 +63,15 @@ typedef struct gs_cl_device {
     unsigned c_max_major, c_max_minor;       /* highest OpenCL C version the device takes */
     int c_has_30, c_has_20;                  /* the device takes -cl-std=CL3.0 / CL2.0 */
     /* gridsync's program, one build per protocol (build.c) */
-    gs_status build_status;   /* GS_OK, or why the open-time (relaunch) build failed */
+    gs_status build_status; /* GS_OK, or why the open-time (relaunch) build failed */
     gs_cl_variant variants[GS_ALGO_COUNT_];
-    cl_kernel calib_kernel;   /* gs_calibrate_kernel, in the relaunch build */
-    size_t kernel_wg_size;    /* CL_KERNEL_WORK_GROUP_SIZE of the relaunch build's kernel */
-    char build_options[256];  /* the options that worked, without the protocol's */
-    gs_cl_log build_log;      /* text never NULL after open */
+    cl_kernel calib_kernel;  /* gs_calibrate_kernel, in the relaunch build */
+    size_t kernel_wg_size;   /* CL_KERNEL_WORK_GROUP_SIZE of the relaunch build's kernel */
+    char build_options[256]; /* the options that worked, without the protocol's */
+    gs_cl_log build_log;     /* text never NULL after open */
     /* calibration of the device-side deadline */
-    uint64_t polls_per_ms;    /* 0 until calibrated */
-    int calibrated;           /* 1 measured, -1 measurement failed (default used) */
+    uint64_t polls_per_ms; /* 0 until calibrated */
+    int calibrated;        /* 1 measured, -1 measurement failed (default used) */
 } gs_cl_device;
 
 struct gs_mem {

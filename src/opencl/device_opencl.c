@@ -37,10 +37,7 @@ static int cl_algo_supported(const gs_device *dev, gs_algo algo)
 
 /* PoCL (and any CPU device) runs a group's work-items one after another between
  * barriers: only work-item 0 may poll. GPUs: every work-item of the master. */
-static unsigned cl_spinners(const gs_device *dev)
-{
-    return dev->info.is_gpu ? 0u : 1u;
-}
+static unsigned cl_spinners(const gs_device *dev) { return dev->info.is_gpu ? 0u : 1u; }
 
 /* ---- memory ----------------------------------------------------------------------- */
 
@@ -107,10 +104,7 @@ static gs_status cl_mem_read(gs_device *dev, gs_mem *m, size_t offset, void *dst
     return GS_OK;
 }
 
-static void *cl_mem_native(gs_mem *m)
-{
-    return m ? (void *)m->buf : NULL;
-}
+static void *cl_mem_native(gs_mem *m) { return m ? (void *)m->buf : NULL; }
 
 /* ---- launch ----------------------------------------------------------------------- */
 

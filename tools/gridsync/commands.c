@@ -6,8 +6,9 @@
 
 /* What every experiment takes (memory times nothing, so none of the timing options). */
 #define BENCH_OUT (OPT_BACKEND | OPT_DEVICE | OPT_ALGO | OPT_CSV | OPT_JSON | OPT_PLOT)
-#define BENCH_TIMED (BENCH_OUT | OPT_BLOCK | OPT_REPEATS | OPT_TIMEOUT | OPT_QUICK | OPT_MAX_SPREAD | \
-                     OPT_ALLOW_REFUSED)
+#define BENCH_TIMED                                                                   \
+    (BENCH_OUT | OPT_BLOCK | OPT_REPEATS | OPT_TIMEOUT | OPT_QUICK | OPT_MAX_SPREAD | \
+     OPT_ALLOW_REFUSED)
 
 static const cli_command commands[] = {
     {"info", "[--backend B] [--device N]",
@@ -30,8 +31,10 @@ static const cli_command experiments[] = {
      "a GPU 1, 10, ... 70 and 1, 2, 4 ... 32 blocks per SM up to the co-residency bound;\n"
      "elsewhere 1, 2, 4 ... up to twice the compute units.",
      BENCH_TIMED | OPT_GROUPS | OPT_ITERS, NULL, bench_groups, "groups", NULL, 0},
-    {"iters", "[options]", "Total time against the number of barriers at one grid (thesis Appendix I).",
-     BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL, 0},
+    {"iters", "[options]",
+     "Total time against the number of barriers at one grid (thesis Appendix I).",
+     BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL,
+     0},
     {"memory", "[options]",
      "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
      BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0},
@@ -73,17 +76,19 @@ void cli_usage(FILE *f)
     fprintf(f, "       gridsync bench ");
     for (unsigned i = 0; i < COUNT(experiments); ++i)
         fprintf(f, "%s%s", i ? "|" : "", experiments[i].name);
-    fprintf(f, " [options]\n"
-               "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
-               "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
-               "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
-               "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
-               "be written, all found before anything runs.\n");
+    fprintf(f,
+            " [options]\n"
+            "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
+            "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
+            "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
+            "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
+            "be written, all found before anything runs.\n");
 }
 
 static void help_one(const cli_command *c, int bench, FILE *f)
 {
-    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench ? "bench " : "", c->name, c->usage, c->help);
+    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench ? "bench " : "", c->name, c->usage,
+            c->help);
     cli_options_help(c->takes, f);
     if (c->takes & OPT_ONE_GROUPS)
         fprintf(f, "  (--groups: one value here)\n");
