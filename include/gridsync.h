@@ -49,10 +49,10 @@ GS_API unsigned gs_version(void);
 
 typedef enum gs_status {
     GS_OK = 0,
-    GS_ERR_INVALID_ARGUMENT = 1, /* a null handle or pointer, a zero or out-of-range count */
-    GS_ERR_UNKNOWN_ALGO = 2,     /* no protocol of that name or number */
-    GS_ERR_UNSUPPORTED = 3,      /* the protocol or feature does not exist on this back end */
-    GS_ERR_NO_DEVICE = 4,        /* no device of the asked back end and index */
+    GS_ERR_INVALID_ARGUMENT = 1,    /* a null handle or pointer, a zero or out-of-range count */
+    GS_ERR_UNKNOWN_ALGO = 2,        /* no protocol of that name or number */
+    GS_ERR_UNSUPPORTED = 3,         /* the protocol or feature does not exist on this back end */
+    GS_ERR_NO_DEVICE = 4,           /* no device of the asked back end and index */
     GS_ERR_BACKEND_UNAVAILABLE = 5, /* the back end was not built into this library */
     GS_ERR_OUT_OF_MEMORY = 6,
     GS_ERR_TOO_MANY_GROUPS = 7, /* the grid exceeds the co-residency bound */
@@ -96,14 +96,14 @@ GS_API gs_status gs_device_close(gs_device *dev);
 
 typedef struct gs_device_info {
     gs_backend backend;
-    char name[128];        /* e.g. "NVIDIA H100 80GB HBM3", "pthread-haswell-AMD EPYC" */
-    char platform[128];    /* OpenCL platform, CUDA driver version, or "cpu" */
-    unsigned compute_units;/* SMs, OpenCL compute units, or online cores */
+    char name[128];         /* e.g. "NVIDIA H100 80GB HBM3", "pthread-haswell-AMD EPYC" */
+    char platform[128];     /* OpenCL platform, CUDA driver version, or "cpu" */
+    unsigned compute_units; /* SMs, OpenCL compute units, or online cores */
     unsigned max_group_size;
     unsigned is_gpu;
-    unsigned ordering;     /* OpenCL: 2 C11 builtins, 1 1.x atomics + device fence, 0 seeds' idiom */
+    unsigned ordering; /* OpenCL: 2 C11 builtins, 1 1.x atomics + device fence, 0 seeds' idiom */
     uint64_t global_mem_bytes;
-    uint64_t l2_bytes;     /* 0 where unknown */
+    uint64_t l2_bytes;           /* 0 where unknown */
     unsigned cc_major, cc_minor; /* CUDA compute capability */
     unsigned clock_khz, mem_clock_khz;
 } gs_device_info;
@@ -138,7 +138,9 @@ GS_API gs_status gs_device_native_error(const gs_device *dev, int *code, const c
  * measured faster for the grid: decided at gs_barrier_create, gs_barrier_get_algo says
  * which). */
 #define GS_ALGO_ENUM_(ID, name, value, text, desc) GS_ALGO_##ID = value,
-typedef enum gs_algo { GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES } gs_algo;
+typedef enum gs_algo {
+    GS_PROTOCOLS_ALL(GS_ALGO_ENUM_) GS_ALGO_COUNT_ = GS_PROTOCOL_VALUES
+} gs_algo;
 #undef GS_ALGO_ENUM_
 
 GS_API const char *gs_algo_name(gs_algo algo); /* "central", ...; NULL for an unknown value */
@@ -169,6 +171,34 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
  * `out` leaves *out NULL. */
 #define GS_MAX_GROUPS (1u << 24)
 GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
+
+/* What gs_barrier_create reads from the environment (docs/using.md, "Environment
+ * variables"), as options of one barrier. A field left at GS_OPTION_DEFAULT takes the
+ * environment variable where it is set and in range, else the library's default; a
+ * field set to a value wins over the variable. A value outside the field's range is
+ * GS_ERR_INVALID_ARGUMENT at gs_barrier_create_with. A field the protocol does not use
+ * is still checked, then ignored. */
+#define GS_OPTION_DEFAULT 0xffffffffu
+#define GS_BARRIER_RELEASE_POLL 0u  /* every waiter polls the counter */
+#define GS_BARRIER_RELEASE_LINES 1u /* the last arriver writes release lines the waiters poll */
+typedef struct gs_barrier_options {
+    unsigned timeout_ms;    /* GRIDSYNC_TIMEOUT_MS: 1 to 3600000 (gs_barrier_set_timeout) */
+    unsigned release;       /* GRIDSYNC_RELEASE: GS_BARRIER_RELEASE_POLL or _LINES (flip,
+                               cluster, tree) */
+    unsigned release_lines; /* GRIDSYNC_RELEASE_LINES: 0 to 1024 (0 means 1; at most the
+                               groups are used) */
+    unsigned tree_fanout;   /* GRIDSYNC_TREE_FANOUT: 0 to 1048576 groups a leaf (under 2
+                               means 2) */
+    unsigned backoff_ns;    /* GRIDSYNC_BACKOFF_NS: 0 to 1000000 */
+    unsigned shards;        /* GRIDSYNC_SHARDS: 1 to 1024, and at most `groups` (sharded) */
+} gs_barrier_options;
+
+/* Sets every field to GS_OPTION_DEFAULT (nothing for a NULL `o`). */
+GS_API void gs_barrier_options_init(gs_barrier_options *o);
+/* gs_barrier_create with options; a NULL `o` is every field GS_OPTION_DEFAULT (then it
+ * is gs_barrier_create). */
+GS_API gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
+                                        const gs_barrier_options *o, gs_barrier **out);
 /* GS_ERR_BUSY while a launch through it is in flight (collect it first). */
 GS_API gs_status gs_barrier_destroy(gs_barrier *b);
 
@@ -183,8 +213,9 @@ GS_API gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim
 GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 
 /* How long one wait may last before the barrier aborts, 1 to 3600000 ms (else
- * GS_ERR_INVALID_ARGUMENT). Default: GRIDSYNC_TIMEOUT_MS from the environment where it
- * is such a number, else GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
+ * GS_ERR_INVALID_ARGUMENT). Default: gs_barrier_options.timeout_ms, else
+ * GRIDSYNC_TIMEOUT_MS from the environment where it is such a number, else
+ * GS_DEFAULT_TIMEOUT_MS. On OpenCL the deadline is a calibrated
  * poll count, so only approximate (docs/protocols.md). */
 #define GS_DEFAULT_TIMEOUT_MS 5000u
 GS_API gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
@@ -216,12 +247,12 @@ typedef enum gs_abort_reason {
 /* What the last launch through this barrier left behind when it aborted. */
 typedef struct gs_abort_info {
     gs_abort_reason reason;
-    unsigned group;      /* the group whose wait expired first (or that raised the abort) */
-    unsigned item;       /* its work-item that did, linear in the group */
-    unsigned episode;    /* the episode it was waiting in (0-based since the last reset) */
-    unsigned missing;    /* how many groups never arrived at that episode */
+    unsigned group;            /* the group whose wait expired first (or that raised the abort) */
+    unsigned item;             /* its work-item that did, linear in the group */
+    unsigned episode;          /* the episode it was waiting in (0-based since the last reset) */
+    unsigned missing;          /* how many groups never arrived at that episode */
     unsigned first_missing[8]; /* the first of them (up to 8) */
-    int stray;           /* 1 where the runtime saw a work-item that never reached its group's
+    int stray;                 /* 1 where the runtime saw a work-item that never reached its group's
                             barrier (cpu back end): then its group is among the missing */
     unsigned stray_group, stray_item;
 } gs_abort_info;

@@ -4,7 +4,7 @@
 # built too, and its tests skip without a GPU.
 set -euo pipefail
 packages=(cmake make gcc pkg-config libcmocka-dev ocl-icd-opencl-dev opencl-c-headers
-          pocl-opencl-icd clinfo spin gnuplot-nox)
+          pocl-opencl-icd clinfo spin gnuplot-nox clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -27,25 +27,23 @@
 static gs_device *g_dev;
 static gs_device_info g_info;
 
-
-#define EXPECT_STATUS(expr, want, ...)                                                      \
-    do {                                                                                    \
-        gs_status got_ = (expr);                                                            \
+#define EXPECT_STATUS(expr, want, ...)                                                          \
+    do {                                                                                        \
+        gs_status got_ = (expr);                                                                \
         CHECK(got_ == (want), "%s (want %s) ", gs_status_string(got_), gs_status_string(want)); \
-        if (got_ != (want)) {                                                               \
-            int code_ = 0;                                                                  \
-            const char *text_ = "";                                                         \
-            gs_device_native_error(g_dev, &code_, &text_);                                  \
-            printf("    native: %d %s; ", code_, text_);                                    \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-        }                                                                                   \
+        if (got_ != (want)) {                                                                   \
+            int code_ = 0;                                                                      \
+            const char *text_ = "";                                                             \
+            gs_device_native_error(g_dev, &code_, &text_);                                      \
+            printf("    native: %d %s; ", code_, text_);                                        \
+            printf(__VA_ARGS__);                                                                \
+            printf("\n");                                                                       \
+        }                                                                                       \
     } while (0)
 
-static const gs_algo all_algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                                    GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
-                                    GS_ALGO_CG,      GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH,
-                                    GS_ALGO_SHARDED};
+static const gs_algo all_algos[] = {
+    GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,    GS_ALGO_FLIP,           GS_ALGO_TREE,
+    GS_ALGO_CLUSTER, GS_ALGO_CG,       GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH, GS_ALGO_SHARDED};
 static const gs_algo bounded_algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
                                         GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
                                         GS_ALGO_SHARDED};
@@ -88,8 +86,8 @@ static void run_ok(gs_algo algo, gs_run_config cfg, const char *what, gs_run_res
         CHECK(r.all_equal, "%s: %s: stencil values differ", gs_algo_name(algo), what);
     printf("ok   %-14s %-22s groups=%-5u block=%-4u iters=%-6u device %.3f ms (%.1f ns/barrier), "
            "host %.0f ms%s\n",
-           gs_algo_name(algo), what, cfg.groups, cfg.group_size, cfg.iterations,
-           r.elapsed_ns / 1e6, r.barriers ? r.elapsed_ns / r.barriers : 0.0, took,
+           gs_algo_name(algo), what, cfg.groups, cfg.group_size, cfg.iterations, r.elapsed_ns / 1e6,
+           r.barriers ? r.elapsed_ns / r.barriers : 0.0, took,
            r.reference_checked ? "" : " (no reference)");
     fflush(stdout);
     if (out)
@@ -179,7 +177,8 @@ static void test_stress()
     for (gs_algo a : all_algos) {
         if (!gs_algo_supported(g_dev, a))
             continue;
-        unsigned n = (a == GS_ALGO_FLIP || a == GS_ALGO_CLUSTER || a == GS_ALGO_RELAUNCH) ? long_run : mid;
+        unsigned n =
+            (a == GS_ALGO_FLIP || a == GS_ALGO_CLUSTER || a == GS_ALGO_RELAUNCH) ? long_run : mid;
         run_ok(a, config(GS_WORKLOAD_MP, 2 * sms, 128, n, 2024 + (unsigned)a, 16), "mp stress");
     }
 }
@@ -229,13 +228,14 @@ static void user_mp(gs_algo a, unsigned groups, unsigned block, unsigned episode
     prm.delay = 16;
     void *args[] = {&state, &m.buf, &m.scratch, &m.c, &prm, &split};
     double ns = 0;
-    gs_status s = gs_cuda_launch_timed(b, (const void *)user_mp_kernel, GS_DIM3_1D(groups), GS_DIM3_1D(block), 0, args,
-                                       nullptr, &ns);
+    gs_status s = gs_cuda_launch_timed(b, (const void *)user_mp_kernel, GS_DIM3_1D(groups),
+                                       GS_DIM3_1D(block), 0, args, nullptr, &ns);
     EXPECT_STATUS(s, GS_OK, "%s user mp split=%d", gs_algo_name(a), split);
     unsigned e = m.errors();
     CHECK(e == 0, "%s user mp split=%d: %u errors", gs_algo_name(a), split, e);
     printf("ok   %-14s %-22s groups=%-5u block=%-4u iters=%-6u %.1f ns/episode\n", gs_algo_name(a),
-           split ? "user mp split-phase" : "user mp gs_sync", groups, block, episodes, ns / episodes);
+           split ? "user mp split-phase" : "user mp gs_sync", groups, block, episodes,
+           ns / episodes);
     gs_barrier_destroy(b);
 }
 
@@ -261,12 +261,14 @@ static void test_user_kernels()
     cudaMalloc(&out, (size_t)(kb + 1) * 256 * 4);
     gs_cuda_state(b, &state);
     void *args[] = {&state, &out};
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb + 1), GS_DIM3_1D(256), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb + 1),
+                                 GS_DIM3_1D(256), smem, args, nullptr),
                   GS_ERR_TOO_MANY_GROUPS, "one group above the kernel's bound");
     gs_barrier_destroy(b);
     EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, kb, &b), GS_OK, "create kb");
     gs_cuda_state(b, &state);
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(256), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(256),
+                                 smem, args, nullptr),
                   GS_OK, "at the kernel's bound");
     std::vector<unsigned> h((size_t)kb * 256);
     cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
@@ -274,15 +276,19 @@ static void test_user_kernels()
         n += h[i] != (unsigned)(i / 256) + 1u;
     CHECK(n == 0, "user smem kernel: %u wrong", n);
     /* bad input */
-    EXPECT_STATUS(gs_cuda_launch(nullptr, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(256), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(nullptr, (const void *)user_smem_kernel, GS_DIM3_1D(kb),
+                                 GS_DIM3_1D(256), smem, args, nullptr),
                   GS_ERR_INVALID_ARGUMENT, "null barrier");
-    EXPECT_STATUS(gs_cuda_launch(b, nullptr, GS_DIM3_1D(kb), GS_DIM3_1D(256), smem, args, nullptr), GS_ERR_INVALID_ARGUMENT,
-                  "null kernel");
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb - 1), GS_DIM3_1D(256), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, nullptr, GS_DIM3_1D(kb), GS_DIM3_1D(256), smem, args, nullptr),
+                  GS_ERR_INVALID_ARGUMENT, "null kernel");
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb - 1),
+                                 GS_DIM3_1D(256), smem, args, nullptr),
                   GS_ERR_INVALID_ARGUMENT, "groups differ from the barrier's");
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(0), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(0),
+                                 smem, args, nullptr),
                   GS_ERR_INVALID_ARGUMENT, "zero group size");
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(2048), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb),
+                                 GS_DIM3_1D(2048), smem, args, nullptr),
                   GS_ERR_INVALID_ARGUMENT, "group size above 1024");
     EXPECT_STATUS(gs_cuda_state(nullptr, &state), GS_ERR_INVALID_ARGUMENT, "null state");
     int ordinal = -1;
@@ -291,23 +297,28 @@ static void test_user_kernels()
     CHECK(ordinal >= 0, "ordinal %d", ordinal);
     EXPECT_STATUS(gs_cuda_ordinal(nullptr, &ordinal), GS_ERR_INVALID_ARGUMENT, "null ordinal dev");
     EXPECT_STATUS(gs_cuda_ordinal(g_dev, nullptr), GS_ERR_INVALID_ARGUMENT, "null ordinal");
-    EXPECT_STATUS(gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, kb, 256, smem, &cluster),
-                  GS_OK, "cluster size");
+    EXPECT_STATUS(
+        gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, kb, 256, smem, &cluster), GS_OK,
+        "cluster size");
     CHECK(cluster >= 1 && kb % cluster == 0, "cluster size %u for %u groups", cluster, kb);
     EXPECT_STATUS(gs_cuda_cluster_size(g_dev, nullptr, kb, 256, smem, &cluster),
                   GS_ERR_INVALID_ARGUMENT, "cluster size of no kernel");
-    EXPECT_STATUS(gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, 0, 256, smem, &cluster),
-                  GS_ERR_INVALID_ARGUMENT, "cluster size of no groups");
+    EXPECT_STATUS(
+        gs_cuda_cluster_size(g_dev, (const void *)user_smem_kernel, 0, 256, smem, &cluster),
+        GS_ERR_INVALID_ARGUMENT, "cluster size of no groups");
     gs_device *cpu = nullptr;
     if (gs_device_open(GS_BACKEND_CPU, 0, &cpu) == GS_OK) {
-        EXPECT_STATUS(gs_cuda_ordinal(cpu, &ordinal), GS_ERR_UNSUPPORTED, "ordinal of a cpu device");
-        EXPECT_STATUS(gs_cuda_cluster_size(cpu, (const void *)user_smem_kernel, kb, 256, smem, &cluster),
-                      GS_ERR_UNSUPPORTED, "cluster size on a cpu device");
+        EXPECT_STATUS(gs_cuda_ordinal(cpu, &ordinal), GS_ERR_UNSUPPORTED,
+                      "ordinal of a cpu device");
+        EXPECT_STATUS(
+            gs_cuda_cluster_size(cpu, (const void *)user_smem_kernel, kb, 256, smem, &cluster),
+            GS_ERR_UNSUPPORTED, "cluster size on a cpu device");
         gs_device_close(cpu);
     }
     gs_barrier_destroy(b);
     EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_RELAUNCH, kb, &b), GS_OK, "create relaunch");
-    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(256), smem, args, nullptr),
+    EXPECT_STATUS(gs_cuda_launch(b, (const void *)user_smem_kernel, GS_DIM3_1D(kb), GS_DIM3_1D(256),
+                                 smem, args, nullptr),
                   GS_ERR_UNSUPPORTED, "relaunch with a user kernel");
     gs_barrier_destroy(b);
     cudaFree(out);
@@ -319,14 +330,18 @@ static void test_bad_input()
 {
     gs_barrier *b = nullptr;
     gs_run_result r;
-    EXPECT_STATUS(gs_barrier_create(nullptr, GS_ALGO_FLIP, 4, &b), GS_ERR_INVALID_ARGUMENT, "null dev");
-    EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, 4, nullptr), GS_ERR_INVALID_ARGUMENT, "null out");
-    EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, 0, &b), GS_ERR_INVALID_ARGUMENT, "zero groups");
+    EXPECT_STATUS(gs_barrier_create(nullptr, GS_ALGO_FLIP, 4, &b), GS_ERR_INVALID_ARGUMENT,
+                  "null dev");
+    EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, 4, nullptr), GS_ERR_INVALID_ARGUMENT,
+                  "null out");
+    EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_FLIP, 0, &b), GS_ERR_INVALID_ARGUMENT,
+                  "zero groups");
     EXPECT_STATUS(gs_barrier_create(g_dev, (gs_algo)99, 4, &b), GS_ERR_UNKNOWN_ALGO, "algo 99");
     EXPECT_STATUS(gs_run(nullptr, nullptr, &r), GS_ERR_INVALID_ARGUMENT, "null run");
     unsigned max_groups = 0;
     EXPECT_STATUS(gs_device_max_groups(g_dev, 0, &max_groups), GS_ERR_INVALID_ARGUMENT, "block 0");
-    EXPECT_STATUS(gs_device_max_groups(g_dev, 4096, &max_groups), GS_ERR_INVALID_ARGUMENT, "block 4096");
+    EXPECT_STATUS(gs_device_max_groups(g_dev, 4096, &max_groups), GS_ERR_INVALID_ARGUMENT,
+                  "block 4096");
     /* one group above the bound: refused before anything runs, except by the relaunch
      * baselines, which need no co-residency */
     for (unsigned block : {64u, 1024u}) {
@@ -347,10 +362,12 @@ static void test_bad_input()
     /* the cluster protocol's own bound */
     if (gs_algo_supported(g_dev, GS_ALGO_CLUSTER)) {
         unsigned bound = bound_for(1024);
-        EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_CLUSTER, bound, &b), GS_OK, "cluster create");
+        EXPECT_STATUS(gs_barrier_create(g_dev, GS_ALGO_CLUSTER, bound, &b), GS_OK,
+                      "cluster create");
         gs_run_config cfg = config(GS_WORKLOAD_TESTSYNC, bound, 1024, 0);
         gs_status s = gs_run(b, &cfg, &r);
-        CHECK(s == GS_OK || s == GS_ERR_TOO_MANY_GROUPS, "cluster at the bound: %s", gs_status_string(s));
+        CHECK(s == GS_OK || s == GS_ERR_TOO_MANY_GROUPS, "cluster at the bound: %s",
+              gs_status_string(s));
         gs_barrier_destroy(b);
     }
 }
@@ -378,12 +395,14 @@ static void provoke(gs_algo a, gs_workload fault, unsigned groups, unsigned bloc
           "%s fault %d: reason %d group %u episode %u missing %u first %u", gs_algo_name(a),
           (int)fault, (int)ai.reason, ai.group, ai.episode, ai.missing, ai.first_missing[0]);
     printf("ok   %-14s fault %d: %s after %.0f ms, group %u gave up at episode %u, missing %u\n",
-           gs_algo_name(a), (int)fault, gs_status_string(s), took, ai.group, ai.episode, ai.missing);
+           gs_algo_name(a), (int)fault, gs_status_string(s), took, ai.group, ai.episode,
+           ai.missing);
     gs_run_config mp = config(GS_WORKLOAD_MP, groups, block, 100, 5, 8);
     EXPECT_STATUS(gs_run(b, &mp, &r), GS_ERR_NEEDS_RESET, "%s: before reset", gs_algo_name(a));
     EXPECT_STATUS(gs_barrier_reset(b), GS_OK, "reset");
     EXPECT_STATUS(gs_run(b, &mp, &r), GS_OK, "%s: after reset", gs_algo_name(a));
-    CHECK(r.mismatches == 0, "%s after reset: %llu", gs_algo_name(a), (unsigned long long)r.mismatches);
+    CHECK(r.mismatches == 0, "%s after reset: %llu", gs_algo_name(a),
+          (unsigned long long)r.mismatches);
     gs_barrier_destroy(b);
 }
 
@@ -424,7 +443,8 @@ static void test_plain_oversubscribed()
     CHECK(e == cudaSuccess, "plain 2x launch: %s", cudaGetErrorString(e));
     CHECK(took < 2 * 300 + 500, "plain 2x launch took %.0f ms", took);
     CHECK(reason == GS_ABORT_TIMEOUT, "plain 2x launch: abort reason %u", reason);
-    printf("ok   flip           plain launch of %u blocks (bound %u): ended after %.0f ms, abort reason %u\n",
+    printf("ok   flip           plain launch of %u blocks (bound %u): ended after %.0f ms, abort "
+           "reason %u\n",
            n, bound, took, reason);
     cudaFree(out);
     gs_barrier_destroy(b);
@@ -440,17 +460,18 @@ static void test_plain_oversubscribed()
 static void test_2d_launch()
 {
     const unsigned groups = 8, block = 64;
-    const dim3 grids[] = {dim3(groups / 2, 2), dim3(groups), dim3(groups / 2, 1, 2), dim3(groups, 2)};
+    const dim3 grids[] = {dim3(groups / 2, 2), dim3(groups), dim3(groups / 2, 1, 2),
+                          dim3(groups, 2)};
     const dim3 blocks[] = {dim3(block), dim3(block / 2, 2), dim3(block / 4, 2, 2), dim3(block)};
     unsigned *out = nullptr;
     cudaMalloc(&out, (size_t)2 * groups * block * 4);
     std::vector<unsigned> h((size_t)2 * groups * block);
     auto past_barrier = [&]() { /* work-items that got past plain_kernel's barrier */
-        cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
-        unsigned n = 0;
-        for (unsigned v : h)
-            n += v == 2u;
-        return n;
+                                cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost);
+                                unsigned n = 0;
+                                for (unsigned v : h)
+                                    n += v == 2u;
+                                return n;
     };
     for (int i = 0; i < 4; ++i) {
         bool right = i < 3;
@@ -470,13 +491,14 @@ static void test_2d_launch()
         unsigned passed = past_barrier();
         CHECK(e == cudaSuccess && reason == (right ? 0u : (unsigned)GS_ABORT_BAD_GRID) &&
                   passed == (right ? groups * block : 0u),
-              "grid (%u,%u,%u) block (%u,%u,%u): %s, abort reason %u, %u past the barrier", grids[i].x,
-              grids[i].y, grids[i].z, blocks[i].x, blocks[i].y, blocks[i].z, cudaGetErrorString(e),
-              reason, passed);
+              "grid (%u,%u,%u) block (%u,%u,%u): %s, abort reason %u, %u past the barrier",
+              grids[i].x, grids[i].y, grids[i].z, blocks[i].x, blocks[i].y, blocks[i].z,
+              cudaGetErrorString(e), reason, passed);
         gs_barrier_destroy(b);
     }
     cudaFree(out);
-    printf("ok   flip           2-D and 3-D grids and blocks synchronize; a wrong group count is refused\n");
+    printf("ok   flip           2-D and 3-D grids and blocks synchronize; a wrong group count is "
+           "refused\n");
 }
 
 static void test_faults()

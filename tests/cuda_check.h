@@ -7,17 +7,17 @@
 
 static int g_pass, g_fail;
 
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (cond) {                                                                         \
-            ++g_pass;                                                                       \
-        } else {                                                                            \
-            ++g_fail;                                                                       \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                          \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            fflush(stdout);                                                                 \
-        }                                                                                   \
+#define CHECK(cond, ...)                                           \
+    do {                                                           \
+        if (cond) {                                                \
+            ++g_pass;                                              \
+        } else {                                                   \
+            ++g_fail;                                              \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            printf(__VA_ARGS__);                                   \
+            printf("\n");                                          \
+            fflush(stdout);                                        \
+        }                                                          \
     } while (0)
 
 #endif

@@ -20,28 +20,27 @@
 static gs_device *g_dev;
 static unsigned g_sms;
 
-
 __device__ unsigned expected(unsigned e, unsigned item) { return e * 2654435761u + item; }
 
-#define MP_KERNEL(name)                                                                     \
-    __global__ void mp_##name(gs_word *state, unsigned *data, unsigned *errors,             \
-                              unsigned episodes, unsigned skip)                              \
-    {                                                                                        \
-        gs_grid g = gs_grid_begin_##name(state);                                             \
-        unsigned n = gs_num_groups() * gs_local_size();                                      \
-        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                       \
-        if (skip && gs_group_id() + 1u == gs_num_groups())                                   \
-            return;                                                                          \
-        unsigned bad = 0;                                                                    \
-        for (unsigned e = 0; e < episodes; ++e) {                                            \
-            data[(e & 1u) * n + me] = expected(e, me);                                       \
-            if (gs_sync_##name(&g))                                                          \
-                return;                                                                      \
-            unsigned other = (me + gs_local_size()) % n;                                     \
-            bad += data[(e & 1u) * n + other] != expected(e, other);                         \
-        }                                                                                    \
-        if (bad)                                                                             \
-            atomicAdd(errors, bad);                                                          \
+#define MP_KERNEL(name)                                                                            \
+    __global__ void mp_##name(gs_word *state, unsigned *data, unsigned *errors, unsigned episodes, \
+                              unsigned skip)                                                       \
+    {                                                                                              \
+        gs_grid g = gs_grid_begin_##name(state);                                                   \
+        unsigned n = gs_num_groups() * gs_local_size();                                            \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                             \
+        if (skip && gs_group_id() + 1u == gs_num_groups())                                         \
+            return;                                                                                \
+        unsigned bad = 0;                                                                          \
+        for (unsigned e = 0; e < episodes; ++e) {                                                  \
+            data[(e & 1u) * n + me] = expected(e, me);                                             \
+            if (gs_sync_##name(&g))                                                                \
+                return;                                                                            \
+            unsigned other = (me + gs_local_size()) % n;                                           \
+            bad += data[(e & 1u) * n + other] != expected(e, other);                               \
+        }                                                                                          \
+        if (bad)                                                                                   \
+            atomicAdd(errors, bad);                                                                \
     }
 #define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
 GS_DEVICE_PROTOCOLS(MP_KERNEL_OF)
@@ -50,7 +49,7 @@ MP_KERNEL(auto)
 static const void *kernel_for(gs_algo a)
 {
     switch (a) {
-#define MP_CASE(ID, name, value, text, desc)                                                 \
+#define MP_CASE(ID, name, value, text, desc) \
     case GS_ALGO_##ID: return (const void *)mp_##name;
         GS_DEVICE_PROTOCOLS(MP_CASE)
 #undef MP_CASE
@@ -104,9 +103,9 @@ static gs_status run(gs_barrier *b, gs_algo a, gs_dim3 grid, gs_dim3 block, unsi
 
 static void every_protocol_and_block_size()
 {
-    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,   GS_ALGO_FLIP,
-                             GS_ALGO_TREE,    GS_ALGO_SHARDED,  GS_ALGO_CLUSTER, GS_ALGO_CG,
-                             GS_ALGO_AUTO};
+    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
+                             GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_SHARDED,
+                             GS_ALGO_CLUSTER, GS_ALGO_CG,       GS_ALGO_AUTO};
     const unsigned sizes[] = {1000, 96, 1000, 256};
     for (gs_algo a : algos) {
         gs_barrier *b = nullptr;
@@ -118,9 +117,11 @@ static void every_protocol_and_block_size()
             unsigned wrong = ~0u;
             s = run(b, a, GS_DIM3_1D(g_sms), GS_DIM3_1D(sizes[k]), 0, &wrong);
             CHECK(s == GS_OK && wrong == 0, "%s, %u blocks of %u after %u: %s, %u wrong reads",
-                  gs_algo_name(a), g_sms, sizes[k], k ? sizes[k - 1] : 0, gs_status_string(s), wrong);
+                  gs_algo_name(a), g_sms, sizes[k], k ? sizes[k - 1] : 0, gs_status_string(s),
+                  wrong);
         }
-        printf("ok   %-8s blocks of 1000, 96, 1000 and 256 threads through one barrier\n", gs_algo_name(a));
+        printf("ok   %-8s blocks of 1000, 96, 1000 and 256 threads through one barrier\n",
+               gs_algo_name(a));
         gs_barrier_destroy(b);
     }
 }
@@ -157,8 +158,8 @@ static void async_and_busy()
     void *state = nullptr;
     gs_cuda_state(b, &state);
     void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
-    gs_status s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0,
-                                       args, nullptr);
+    gs_status s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128),
+                                       0, args, nullptr);
     CHECK(s == GS_OK, "async launch: %s", gs_status_string(s));
     s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, args,
                              nullptr);
@@ -197,11 +198,13 @@ static void graph()
     cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
     s = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms), GS_DIM3_1D(256), 0, args,
                              stream);
-    gs_status other = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms), GS_DIM3_1D(128),
-                                           0, args, stream);
+    gs_status other = gs_cuda_launch_async(b, (const void *)mp_auto, GS_DIM3_1D(g_sms),
+                                           GS_DIM3_1D(128), 0, args, stream);
     cudaError_t e = cudaStreamEndCapture(stream, &graph);
-    CHECK(s == GS_OK && e == cudaSuccess, "capture: %s, %s", gs_status_string(s), cudaGetErrorString(e));
-    CHECK(other == GS_ERR_INVALID_ARGUMENT, "another block size in a capture: %s", gs_status_string(other));
+    CHECK(s == GS_OK && e == cudaSuccess, "capture: %s, %s", gs_status_string(s),
+          cudaGetErrorString(e));
+    CHECK(other == GS_ERR_INVALID_ARGUMENT, "another block size in a capture: %s",
+          gs_status_string(other));
     e = cudaGraphInstantiate(&exec, graph, 0);
     CHECK(e == cudaSuccess, "instantiate: %s", cudaGetErrorString(e));
     for (int r = 0; r < 3 && e == cudaSuccess; ++r)
@@ -211,7 +214,8 @@ static void graph()
     CHECK(e == cudaSuccess, "replays: %s", cudaGetErrorString(e));
     s = gs_barrier_collect(b);
     wrong = m.take();
-    CHECK(s == GS_OK && wrong == 0, "three replays: %s, %u wrong reads", gs_status_string(s), wrong);
+    CHECK(s == GS_OK && wrong == 0, "three replays: %s, %u wrong reads", gs_status_string(s),
+          wrong);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
     /* a replay that times out: the collect says so */
@@ -230,7 +234,8 @@ static void graph()
     cudaGraphDestroy(graph);
     gs_barrier_destroy(b);
     cudaStreamDestroy(stream);
-    printf("ok   auto     a launch captured into a CUDA graph, replayed; a replay's timeout collected\n");
+    printf("ok   auto     a launch captured into a CUDA graph, replayed; a replay's timeout "
+           "collected\n");
 }
 
 static void foreign_state()
@@ -245,7 +250,8 @@ static void foreign_state()
     gs_status s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong, other_state);
     gs_barrier_abort_info(b, &ai);
     CHECK(s == GS_ERR_BAD_STATE && ai.reason == GS_ABORT_REASON_UNUSED,
-          "a kernel handed another barrier's state: %s, reason %d", gs_status_string(s), (int)ai.reason);
+          "a kernel handed another barrier's state: %s, reason %d", gs_status_string(s),
+          (int)ai.reason);
     gs_barrier_reset(b);
     s = run(b, GS_ALGO_TREE, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong);
     CHECK(s == GS_ERR_BAD_STATE, "a tree kernel on a flip barrier: %s", gs_status_string(s));

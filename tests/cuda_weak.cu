@@ -30,9 +30,8 @@ int main()
     if (s != GS_OK)
         return 1;
     gs_device_get_info(dev, &info);
-    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                             GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_CLUSTER,
-                             GS_ALGO_SHARDED};
+    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,  GS_ALGO_FLIP,
+                             GS_ALGO_TREE,    GS_ALGO_CLUSTER,  GS_ALGO_SHARDED};
     unsigned groups = 2 * info.compute_units, block = 64, episodes = 2000;
     int caught = 0, missed = 0;
     for (gs_algo a : algos) {
@@ -60,7 +59,8 @@ int main()
             prm.delay = 1024;
             prm.late = 16384; /* the last work-item of the last group: see gs_mp_phase */
             void *args[] = {&state, &buf, &scratch, &c, &prm, &split};
-            s = gs_cuda_launch(b, (const void *)user_mp_kernel, GS_DIM3_1D(groups), GS_DIM3_1D(block), 0, args, nullptr);
+            s = gs_cuda_launch(b, (const void *)user_mp_kernel, GS_DIM3_1D(groups),
+                               GS_DIM3_1D(block), 0, args, nullptr);
             cudaMemcpy(&errors, c, 4, cudaMemcpyDeviceToHost);
             int got = s != GS_OK || errors != 0;
             printf("%s %-10s split=%d: %s, %u mismatches\n", got ? "caught" : "MISSED",

@@ -238,8 +238,9 @@ static void user_launch_refusals(void **state)
     set_user_args(b, &u, 1, 0);
     assert_int_equal(launch_1d(b, u.k, bound + 1u, block, NULL), GS_ERR_TOO_MANY_GROUPS);
     assert_int_equal(gs_opencl_handles(dev, NULL, NULL, &id), GS_OK);
-    assert_int_equal(clGetKernelWorkGroupInfo(u.k, id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
-                                              NULL), CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelWorkGroupInfo(u.k, id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+        CL_SUCCESS);
     assert_int_equal(launch_1d(b, u.k, 1, wg + 1u, NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(launch_1d(b, u.k, 0, block, NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(launch_1d(NULL, u.k, 1, block, NULL), GS_ERR_INVALID_ARGUMENT);

@@ -84,7 +84,8 @@ static void bad_counts(void **state)
     gs_run_result r;
     unsigned u;
     assert_int_equal(gs_device_open((gs_backend)42, 0, &(gs_device *){0}), GS_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gs_device_open(GS_BACKEND_CPU, -1, &(gs_device *){0}), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, -1, &(gs_device *){0}),
+                     GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_device_open(GS_BACKEND_CPU, 7, &(gs_device *){0}), GS_ERR_NO_DEVICE);
     assert_int_equal(gs_device_max_groups(dev, 0, &u), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_device_max_groups(dev, 1u << 20, &u), GS_ERR_INVALID_ARGUMENT);
@@ -110,10 +111,13 @@ static void bad_counts(void **state)
     gs_run_config fewer_logical = {GS_WORKLOAD_TESTSYNC, 2, 4, 0, 0, 0, 1, 0};
     gs_run_config no_steps = {GS_WORKLOAD_STENCIL, 2, 4, 0, 0, 0, 0, 0};
     gs_run_config huge_block = {GS_WORKLOAD_TESTSYNC, 2, 1u << 20, 0, 0, 0, 0, 0};
-    gs_run_config bad_split = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
-                               .iterations = 4, .split = 2};
-    gs_run_config huge_compute = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
-                                  .iterations = 4, .compute = GS_MAX_COMPUTE + 1u};
+    gs_run_config bad_split = {
+        .workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4, .iterations = 4, .split = 2};
+    gs_run_config huge_compute = {.workload = GS_WORKLOAD_MP,
+                                  .groups = 2,
+                                  .group_size = 4,
+                                  .iterations = 4,
+                                  .compute = GS_MAX_COMPUTE + 1u};
     assert_int_equal(gs_run(b, &zero_size, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &zero_groups, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_run(b, &wrong_groups, &r), GS_ERR_INVALID_ARGUMENT);
@@ -159,8 +163,8 @@ static void run_ranges(void **state)
     gs_run_result r;
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
     assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
-    const gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4,
-                              .iterations = 3, .seed = 9};
+    const gs_run_config mp = {
+        .workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 4, .iterations = 3, .seed = 9};
     gs_run_config c = mp;
     c.delay = UINT_MAX;
     assert_int_equal(gs_run(b, &c, &r), GS_ERR_INVALID_ARGUMENT);
@@ -195,8 +199,12 @@ static void mp_virtual_bound(void **state)
     gs_run_result r;
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
     assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
-    gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2, .group_size = 1,
-                        .iterations = 1, .seed = 3, .logical_groups = 1u << 14};
+    gs_run_config mp = {.workload = GS_WORKLOAD_MP,
+                        .groups = 2,
+                        .group_size = 1,
+                        .iterations = 1,
+                        .seed = 3,
+                        .logical_groups = 1u << 14};
     assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT); /* 2^13 x 2^14 reads */
     mp.logical_groups = 1u << 26;
     assert_int_equal(gs_run(b, &mp, &r), GS_ERR_INVALID_ARGUMENT);
@@ -226,16 +234,22 @@ static void other_group_size(void **state)
             gs_run_result r;
             assert_int_equal(gs_barrier_create(dev, (gs_algo)a, 2, &b), GS_OK);
             assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
-            gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = 2,
-                                .group_size = sizes[k][0], .iterations = 8, .seed = 5};
-            gs_run_config st = {.workload = GS_WORKLOAD_STENCIL, .groups = 2,
-                                .group_size = sizes[k][1], .iterations = 5, .seed = 7};
+            gs_run_config mp = {.workload = GS_WORKLOAD_MP,
+                                .groups = 2,
+                                .group_size = sizes[k][0],
+                                .iterations = 8,
+                                .seed = 5};
+            gs_run_config st = {.workload = GS_WORKLOAD_STENCIL,
+                                .groups = 2,
+                                .group_size = sizes[k][1],
+                                .iterations = 5,
+                                .seed = 7};
             assert_int_equal(gs_run(b, &mp, &r), GS_OK);
             gs_status s = gs_run(b, &st, &r);
             if (s != GS_OK)
                 fail_msg("%s: %u work-items per group after %u: %s, %llu mismatches",
-                         gs_algo_name((gs_algo)a), sizes[k][1], sizes[k][0],
-                         gs_status_string(s), (unsigned long long)r.mismatches);
+                         gs_algo_name((gs_algo)a), sizes[k][1], sizes[k][0], gs_status_string(s),
+                         (unsigned long long)r.mismatches);
             gs_barrier_destroy(b);
         }
     }
@@ -324,7 +338,8 @@ static void discovery(void **state)
         return;
     }
     assert_int_equal(s, GS_OK);
-    print_message("discovered %u co-resident work-groups (%u compute units)\n", found, info.compute_units);
+    print_message("discovered %u co-resident work-groups (%u compute units)\n", found,
+                  info.compute_units);
     if (!info.is_gpu)
         assert_int_equal(found, info.compute_units);
     else
@@ -346,12 +361,19 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(version_matches_headers), cmocka_unit_test(names_round_trip), cmocka_unit_test(null_handles),
-        cmocka_unit_test(bad_counts),       cmocka_unit_test(unsupported),
-        cmocka_unit_test(too_many_groups),  cmocka_unit_test(state_bytes_grow_with_groups),
-        cmocka_unit_test(discovery),        cmocka_unit_test(failed_open_clears_out),
-        cmocka_unit_test(relaunch_thread_budget), cmocka_unit_test(run_ranges),
-        cmocka_unit_test(other_group_size), cmocka_unit_test(mp_virtual_bound),
+        cmocka_unit_test(version_matches_headers),
+        cmocka_unit_test(names_round_trip),
+        cmocka_unit_test(null_handles),
+        cmocka_unit_test(bad_counts),
+        cmocka_unit_test(unsupported),
+        cmocka_unit_test(too_many_groups),
+        cmocka_unit_test(state_bytes_grow_with_groups),
+        cmocka_unit_test(discovery),
+        cmocka_unit_test(failed_open_clears_out),
+        cmocka_unit_test(relaunch_thread_budget),
+        cmocka_unit_test(run_ranges),
+        cmocka_unit_test(other_group_size),
+        cmocka_unit_test(mp_virtual_bound),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

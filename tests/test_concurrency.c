@@ -29,7 +29,7 @@ typedef struct worker {
     gs_algo algo;
     unsigned index;
     /* what the main thread checks: cmocka's assertions are not for other threads */
-    gs_status status;   /* the first failure, or GS_OK */
+    gs_status status; /* the first failure, or GS_OK */
     unsigned failed_round;
     uint64_t mismatches;
 } worker;
@@ -46,8 +46,12 @@ static void *worker_main(void *arg)
         w->status = gs_barrier_set_timeout(b, 5000);
     for (unsigned r = 0; r < rounds && w->status == GS_OK; ++r) {
         gs_run_result res;
-        gs_run_config cfg = {.workload = GS_WORKLOAD_MP, .groups = groups, .group_size = block,
-                             .iterations = 40, .seed = 1000u * w->index + r, .delay = 8,
+        gs_run_config cfg = {.workload = GS_WORKLOAD_MP,
+                             .groups = groups,
+                             .group_size = block,
+                             .iterations = 40,
+                             .seed = 1000u * w->index + r,
+                             .delay = 8,
                              .stress = 2};
         w->status = gs_run(b, &cfg, &res);
         w->mismatches += res.mismatches;
@@ -106,7 +110,8 @@ static int setup(void **state)
     if (gs_device_max_groups(dev, block, &bound) != GS_OK || bound < 2)
         return -1; /* a grid of one group has no barrier to share */
     groups = bound < 4 ? bound : 4;
-    print_message("%u threads x %u rounds, %u groups of %u each\n", nthreads, rounds, groups, block);
+    print_message("%u threads x %u rounds, %u groups of %u each\n", nthreads, rounds, groups,
+                  block);
     return 0;
 }
 

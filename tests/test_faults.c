@@ -45,8 +45,8 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
-                                GS_ALGO_TREE,    GS_ALGO_SHARDED};
+static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
+                                GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_SHARDED};
 
 /* The next launch on the same barrier must be refused until reset, then be right. */
 static void recovers(gs_barrier *b)
@@ -151,8 +151,9 @@ static void barrier_in_divergent_code(void **state)
             assert_true(ai.stray);
             assert_int_equal(ai.stray_group, 0);
             assert_int_equal(ai.stray_item, 1);
-            assert_int_equal(gs_cpu_launch(b, GS_DIM3_1D(n), GS_DIM3_1D(block), divergent_kernel, &a),
-                             GS_ERR_NEEDS_RESET);
+            assert_int_equal(
+                gs_cpu_launch(b, GS_DIM3_1D(n), GS_DIM3_1D(block), divergent_kernel, &a),
+                GS_ERR_NEEDS_RESET);
             recovers(b);
             gs_barrier_destroy(b);
         }
@@ -195,7 +196,6 @@ static void oversubscribed_raw_launch(void **state)
     cl_kernel k = clCreateKernel(prog, "user", &err);
     assert_int_equal(err, CL_SUCCESS);
 
-
     double ended_by = ended_by_ms(b);
     assert_int_equal(gs_barrier_set_timeout(b, TIMEOUT_MS), GS_OK);
     assert_int_equal(gs_barrier_native(b, (void **)&st), GS_OK);
@@ -207,18 +207,22 @@ static void oversubscribed_raw_launch(void **state)
     /* Not timed: one launch of a grid the state was not made for compiles the work-group
      * function and ends at once (every group finds GS_ABORT_BAD_GRID). */
     size_t fewer = global - block;
-    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &fewer, &local, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &fewer, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
     assert_int_equal(clFinish(q), CL_SUCCESS);
     assert_int_equal(gs_barrier_reset(b), GS_OK);
     double t0 = now_ms();
-    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                     CL_SUCCESS);
     assert_int_equal(clFinish(q), CL_SUCCESS);
     double took = now_ms() - t0;
     print_message("%u work-groups on %u workers: the kernel ended after %.0f ms\n", n, bound, took);
     assert_true(took < ended_by);
     uint32_t reason = 0;
-    assert_int_equal(clEnqueueReadBuffer(q, st, CL_TRUE, GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4,
-                                         4, &reason, 0, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, st, CL_TRUE,
+                                         GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4, 4, &reason, 0,
+                                         NULL, NULL),
+                     CL_SUCCESS);
     assert_int_equal(reason, GS_ABORT_TIMEOUT);
     /* The library's own launch refuses that grid, and the device still computes. */
     gs_run_result r;

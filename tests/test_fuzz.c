@@ -57,17 +57,16 @@ static unsigned call_no;
 static char what[320];
 static int trace; /* GS_FUZZ_TRACE=1: print every call (its result follows on failure) */
 
-#define DESCRIBE(...)                                                                        \
-    do {                                                                                     \
-        snprintf(what, sizeof what, __VA_ARGS__);                                            \
-        if (trace)                                                                           \
-            fprintf(stderr, "%u: %s\n", call_no, what);                                      \
+#define DESCRIBE(...)                                   \
+    do {                                                \
+        snprintf(what, sizeof what, __VA_ARGS__);       \
+        if (trace)                                      \
+            fprintf(stderr, "%u: %s\n", call_no, what); \
     } while (0)
-#define CHECK(cond)                                                                          \
-    do {                                                                                     \
-        if (!(cond))                                                                         \
-            fail_msg("GS_FUZZ_SEED=%llu call %u: %s: expected %s", seed, call_no, what,      \
-                     #cond);                                                                 \
+#define CHECK(cond)                                                                             \
+    do {                                                                                        \
+        if (!(cond))                                                                            \
+            fail_msg("GS_FUZZ_SEED=%llu call %u: %s: expected %s", seed, call_no, what, #cond); \
     } while (0)
 
 static int documented(gs_status s) { return (unsigned)s <= GS_ERR_BUSY; }
@@ -111,8 +110,8 @@ static gs_barrier *some_barrier(slot **s)
 
 /* ---- random values ---------------------------------------------------------------- */
 
-static const char *const algo_names[] = {"central", "lockfree", "naive",   "flip",
-                                         "tree",    "relaunch", "cluster", "cg",
+static const char *const algo_names[] = {"central",        "lockfree", "naive",   "flip",
+                                         "tree",           "relaunch", "cluster", "cg",
                                          "relaunch-graph", "sharded"};
 static const char *const backend_names[] = {"auto", "cpu", "opencl", "cuda"};
 
@@ -125,9 +124,20 @@ static const char *some_name(char *buf, size_t size, const char *const *names, u
     len = (unsigned)strlen(buf);
     switch (kind) {
     case 0: break;
-    case 1: if (len) buf[below(len)] = (char)(1 + below(255)); break;
-    case 2: if (len) buf[below(len)] = '\0'; break;
-    case 3: if (len + 1 < size) { buf[len] = (char)(1 + below(255)); buf[len + 1] = '\0'; } break;
+    case 1:
+        if (len)
+            buf[below(len)] = (char)(1 + below(255));
+        break;
+    case 2:
+        if (len)
+            buf[below(len)] = '\0';
+        break;
+    case 3:
+        if (len + 1 < size) {
+            buf[len] = (char)(1 + below(255));
+            buf[len + 1] = '\0';
+        }
+        break;
     default:
         len = below((unsigned)size);
         for (unsigned i = 0; i < len; ++i)
@@ -162,9 +172,9 @@ static void call_status_string(void)
 static void call_names(void)
 {
     char buf[24];
-    const char *name = chance(5) ? NULL
-                                 : some_name(buf, sizeof buf, algo_names,
-                                             sizeof algo_names / sizeof *algo_names);
+    const char *name =
+        chance(5) ? NULL
+                  : some_name(buf, sizeof buf, algo_names, sizeof algo_names / sizeof *algo_names);
     gs_algo a = (gs_algo)-7;
     int null_out = chance(5);
     DESCRIBE("gs_algo_from_name(%s%s%s, %s)", name ? "\"" : "", name ? name : "NULL",
@@ -199,8 +209,8 @@ static void call_names(void)
 /* Opening another device: rarely a real one (an OpenCL open builds a program). */
 static void call_device_open(void)
 {
-    static const int backends[] = {GS_BACKEND_AUTO, GS_BACKEND_CPU, GS_BACKEND_OPENCL,
-                                   GS_BACKEND_CUDA, -1, 4, 42, INT_MAX};
+    static const int backends[] = {
+        GS_BACKEND_AUTO, GS_BACKEND_CPU, GS_BACKEND_OPENCL, GS_BACKEND_CUDA, -1, 4, 42, INT_MAX};
     static const int indices[] = {-1, INT_MIN, 1, 7, INT_MAX, 0};
     int backend = PICK(backends), index = PICK(indices);
     if (index == 0 && !chance(15))
@@ -219,8 +229,8 @@ static void call_device_open(void)
         return;
     gs_device_info di;
     unsigned u = 0;
-    DESCRIBE("gs_device_get_info/max_groups/close on a device of gs_device_open(%d, %d)",
-             backend, index);
+    DESCRIBE("gs_device_get_info/max_groups/close on a device of gs_device_open(%d, %d)", backend,
+             index);
     CHECK(gs_device_get_info(d, &di) == GS_OK);
     CHECK(backend == GS_BACKEND_AUTO || di.backend == (gs_backend)backend);
     s = gs_device_max_groups(d, 1, &u);
@@ -374,19 +384,24 @@ static void call_barrier_queries(void)
 static gs_run_config some_config(const slot *sl)
 {
     static const unsigned workloads[] = {
-        GS_WORKLOAD_EMPTY, GS_WORKLOAD_TESTSYNC, GS_WORKLOAD_TESTSYNC, GS_WORKLOAD_STENCIL,
-        GS_WORKLOAD_STENCIL, GS_WORKLOAD_MP, GS_WORKLOAD_MP, GS_WORKLOAD_MP};
+        GS_WORKLOAD_EMPTY,   GS_WORKLOAD_TESTSYNC, GS_WORKLOAD_TESTSYNC, GS_WORKLOAD_STENCIL,
+        GS_WORKLOAD_STENCIL, GS_WORKLOAD_MP,       GS_WORKLOAD_MP,       GS_WORKLOAD_MP};
     static const unsigned iterations[] = {1, 2, 3, 5, 8, 13};
     static const unsigned delays[] = {0, 0, 1, 8, 64};
     static const unsigned stresses[] = {0, 0, 1, 4};
     static const unsigned lates[] = {0, 0, 16, 256};
     static const unsigned computes[] = {0, 0, 0, 1, 64};
     unsigned groups = sl->groups;
-    gs_run_config c = {.workload = (gs_workload)PICK(workloads), .groups = groups,
+    gs_run_config c = {.workload = (gs_workload)PICK(workloads),
+                       .groups = groups,
                        .group_size = PICK(((unsigned[]){1, 2, 3, 4, 8})),
-                       .iterations = PICK(iterations), .seed = (unsigned)next(),
-                       .delay = PICK(delays), .stress = PICK(stresses), .late = PICK(lates),
-                       .compute = PICK(computes), .split = (int)below(2)};
+                       .iterations = PICK(iterations),
+                       .seed = (unsigned)next(),
+                       .delay = PICK(delays),
+                       .stress = PICK(stresses),
+                       .late = PICK(lates),
+                       .compute = PICK(computes),
+                       .split = (int)below(2)};
     /* Faults end by the timeout: seldom. */
     if (chance(3))
         c.workload = chance(50) ? GS_WORKLOAD_FAULT_EXIT : GS_WORKLOAD_FAULT_SKIP;
@@ -406,7 +421,10 @@ static gs_run_config some_config(const slot *sl)
         case 2: c.stress = GS_MAX_STRESS; break;
         case 3: c.late = GS_MAX_LATE; break;
         case 4: c.compute = GS_MAX_COMPUTE; break;
-        default: c.seed = UINT_MAX; c.iterations = 1; break;
+        default:
+            c.seed = UINT_MAX;
+            c.iterations = 1;
+            break;
         }
         return c;
     }
@@ -425,11 +443,21 @@ static gs_run_config some_config(const slot *sl)
         case 6: c.late = PICK(((unsigned[]){GS_MAX_LATE + 1u, UINT_MAX})); break;
         case 7: c.compute = PICK(((unsigned[]){GS_MAX_COMPUTE + 1u, UINT_MAX})); break;
         case 8: c.split = PICK(((int[]){2, -1, INT_MAX, INT_MIN})); break;
-        case 9: c.logical_groups = PICK(((unsigned[]){groups - 1u, UINT_MAX, (1u << 26) + 1u}));
+        case 9:
+            c.logical_groups = PICK(((unsigned[]){groups - 1u, UINT_MAX, (1u << 26) + 1u}));
             break;
-        case 10: c.workload = GS_WORKLOAD_MP; c.logical_groups = groups * 4096u; break;
-        case 11: c.workload = GS_WORKLOAD_STENCIL; c.iterations = 0; break;
-        default: c.groups = 0; c.group_size = 0; break;
+        case 10:
+            c.workload = GS_WORKLOAD_MP;
+            c.logical_groups = groups * 4096u;
+            break;
+        case 11:
+            c.workload = GS_WORKLOAD_STENCIL;
+            c.iterations = 0;
+            break;
+        default:
+            c.groups = 0;
+            c.group_size = 0;
+            break;
         }
     }
     return c;
@@ -461,9 +489,9 @@ static void call_run(void)
     int null_cfg = chance(3), null_res = chance(3);
     DESCRIBE("gs_run(%s, {workload %u, groups %u, group_size %u, iterations %u, seed %u, "
              "delay %u, logical %u, stress %u, late %u, compute %u, split %d}%s%s)",
-             barrier_name(sl, b), (unsigned)c.workload, c.groups, c.group_size,
-             c.iterations, c.seed, c.delay, c.logical_groups, c.stress, c.late, c.compute,
-             c.split, null_cfg ? ", cfg NULL" : "", null_res ? ", result NULL" : "");
+             barrier_name(sl, b), (unsigned)c.workload, c.groups, c.group_size, c.iterations,
+             c.seed, c.delay, c.logical_groups, c.stress, c.late, c.compute, c.split,
+             null_cfg ? ", cfg NULL" : "", null_res ? ", result NULL" : "");
     gs_status s = gs_run(b, null_cfg ? NULL : &c, null_res ? NULL : &r);
     CHECK(documented(s));
     if (documented(s))
@@ -480,11 +508,18 @@ static void call_run(void)
 
 static void fuzz_host_api(void **state)
 {
-    static void (*const ops[])(void) = {
-        call_status_string, call_names,           call_device_open,
-        call_device_queries, call_barrier_create, call_barrier_create,
-        call_barrier_destroy, call_barrier_queries, call_run,
-        call_run,           call_run,             call_run};
+    static void (*const ops[])(void) = {call_status_string,
+                                        call_names,
+                                        call_device_open,
+                                        call_device_queries,
+                                        call_barrier_create,
+                                        call_barrier_create,
+                                        call_barrier_destroy,
+                                        call_barrier_queries,
+                                        call_run,
+                                        call_run,
+                                        call_run,
+                                        call_run};
     unsigned counts[sizeof ops / sizeof *ops] = {0};
     rng = seed;
     for (call_no = 0; call_no < calls; ++call_no) {

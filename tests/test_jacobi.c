@@ -64,13 +64,18 @@ static void expect_exact(gs_algo method, unsigned n, unsigned iters, unsigned gr
     assert_int_equal(gsj_max_groups(dev, method, group_size(), &bound), GS_OK);
     if (groups > bound)
         groups = bound;
-    gsj_config cfg = {.n = n, .iters = iters, .seed = n * 31u + iters, .method = method,
-                      .groups = groups, .group_size = group_size(), .repeats = 1};
+    gsj_config cfg = {.n = n,
+                      .iters = iters,
+                      .seed = n * 31u + iters,
+                      .method = method,
+                      .groups = groups,
+                      .group_size = group_size(),
+                      .repeats = 1};
     gsj_result r;
     gs_status s = gsj_run(dev, &cfg, &r);
-    printf("  %-15s %3u^2 x %-3u %u x %u: %s, %llu cells differ, %.3f ms%s%s\n", gs_algo_name(method), n,
-           iters, groups, cfg.group_size, gs_status_string(s), (unsigned long long)r.mismatches,
-           r.ms_median, r.error[0] ? ": " : "", r.error);
+    printf("  %-15s %3u^2 x %-3u %u x %u: %s, %llu cells differ, %.3f ms%s%s\n",
+           gs_algo_name(method), n, iters, groups, cfg.group_size, gs_status_string(s),
+           (unsigned long long)r.mismatches, r.ms_median, r.error[0] ? ": " : "", r.error);
     assert_int_equal(s, GS_OK);
     assert_int_equal(r.mismatches, 0);
     assert_true(r.ms_median > 0.0);
@@ -85,10 +90,11 @@ static void every_method_is_exact(void **state)
     /* the six shared protocols, auto and relaunch at least */
     assert_true(n_ms >= 8);
     for (unsigned m = 0; m < n_ms; ++m) {
-        expect_exact(ms[m], 37, 1, 1);      /* one group, one iteration */
-        expect_exact(ms[m], 37, 7, 2);      /* odd T: the result is in the second buffer */
-        expect_exact(ms[m], 37, 8, groups); /* even T, 35^2 cells over a grid that does not divide them */
-        expect_exact(ms[m], 3, 5, 2);       /* one interior cell: every work-item but one idles */
+        expect_exact(ms[m], 37, 1, 1); /* one group, one iteration */
+        expect_exact(ms[m], 37, 7, 2); /* odd T: the result is in the second buffer */
+        expect_exact(ms[m], 37, 8,
+                     groups);         /* even T, 35^2 cells over a grid that does not divide them */
+        expect_exact(ms[m], 3, 5, 2); /* one interior cell: every work-item but one idles */
         expect_exact(ms[m], 64, 50, groups);
     }
 }
@@ -100,8 +106,14 @@ static void a_wrong_result_fails(void **state)
     float ref[N * N];
     assert_int_equal(gsj_reference(N, T, 3, ref), GS_OK);
     ref[5 * N + 7] += 1.0f;
-    gsj_config cfg = {.n = N, .iters = T, .seed = 3, .method = GS_ALGO_RELAUNCH, .groups = 1,
-                      .group_size = group_size(), .repeats = 3, .reference = ref};
+    gsj_config cfg = {.n = N,
+                      .iters = T,
+                      .seed = 3,
+                      .method = GS_ALGO_RELAUNCH,
+                      .groups = 1,
+                      .group_size = group_size(),
+                      .repeats = 3,
+                      .reference = ref};
     gsj_result r;
     assert_int_equal(gsj_run(dev, &cfg, &r), GS_ERR_CHECK_FAILED);
     assert_int_equal(r.mismatches, 1);
@@ -113,7 +125,8 @@ static void a_wrong_result_fails(void **state)
 static void bad_input(void **state)
 {
     gsj_result r;
-    gsj_config ok = {.n = 16, .iters = 2, .method = GS_ALGO_FLIP, .groups = 1, .group_size = group_size()};
+    gsj_config ok = {
+        .n = 16, .iters = 2, .method = GS_ALGO_FLIP, .groups = 1, .group_size = group_size()};
     gsj_config c = ok;
     c.n = 2;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);

@@ -45,23 +45,23 @@ typedef struct mp_args {
 
 static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item; }
 
-#define MP_KERNEL(name)                                                                     \
-    static void mp_##name(void *p)                                                           \
-    {                                                                                        \
-        mp_args *a = p;                                                                      \
-        gs_grid g = gs_grid_begin_##name(a->state);                                          \
-        unsigned n = gs_num_groups() * gs_local_size();                                      \
-        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                       \
-        if (a->skip && gs_group_id() + 1u == gs_num_groups())                                \
-            return;                                                                          \
-        for (unsigned e = 0; e < a->episodes; ++e) {                                         \
-            a->data[(e & 1u) * n + me] = value(e, me);                                       \
-            if (gs_sync_##name(&g))                                                          \
-                return;                                                                      \
-            unsigned other = (me + gs_local_size()) % n;                                     \
-            if (a->data[(e & 1u) * n + other] != value(e, other))                            \
-                atomic_fetch_add(&a->errors, 1u);                                            \
-        }                                                                                    \
+#define MP_KERNEL(name)                                                \
+    static void mp_##name(void *p)                                     \
+    {                                                                  \
+        mp_args *a = p;                                                \
+        gs_grid g = gs_grid_begin_##name(a->state);                    \
+        unsigned n = gs_num_groups() * gs_local_size();                \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id(); \
+        if (a->skip && gs_group_id() + 1u == gs_num_groups())          \
+            return;                                                    \
+        for (unsigned e = 0; e < a->episodes; ++e) {                   \
+            a->data[(e & 1u) * n + me] = value(e, me);                 \
+            if (gs_sync_##name(&g))                                    \
+                return;                                                \
+            unsigned other = (me + gs_local_size()) % n;               \
+            if (a->data[(e & 1u) * n + other] != value(e, other))      \
+                atomic_fetch_add(&a->errors, 1u);                      \
+        }                                                              \
     }
 #define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
 GS_PROTOCOLS_SHARED(MP_KERNEL_OF)
@@ -70,9 +70,9 @@ MP_KERNEL(auto)
 static void (*cpu_kernel(gs_algo a))(void *)
 {
     switch (a) {
-#define MP_CASE(ID, name, value, text, desc)                                                 \
+#define MP_CASE(ID, name, value, text, desc) \
     case GS_ALGO_##ID: return mp_##name;
-    GS_PROTOCOLS_SHARED(MP_CASE)
+        GS_PROTOCOLS_SHARED(MP_CASE)
 #undef MP_CASE
     case GS_ALGO_AUTO: return mp_auto;
     default: return NULL;
@@ -121,8 +121,8 @@ static cl_user *cl_for(gs_algo a)
     cl_int err;
     assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, &id), GS_OK);
     assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
-    snprintf(options, sizeof options, "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s", base,
-             gs_algo_name(a), gs_algo_name(a));
+    snprintf(options, sizeof options, "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s",
+             base, gs_algo_name(a), gs_algo_name(a));
     const char *parts[] = {gs_opencl_device_source(), cl_source};
     u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
@@ -146,10 +146,10 @@ typedef struct launch {
     gs_algo algo;
     gs_dim3 grid, group;
     unsigned skip;
-    void *state;    /* the state the kernel is handed: NULL for the barrier's own */
-    int idle;       /* a kernel that never uses its state */
+    void *state; /* the state the kernel is handed: NULL for the barrier's own */
+    int idle;    /* a kernel that never uses its state */
     int async;
-    mp_args *cpu;   /* the cpu kernel's arguments (kept alive by the caller for async) */
+    mp_args *cpu; /* the cpu kernel's arguments (kept alive by the caller for async) */
 } launch;
 
 /* Starts the launch; with !async, also collects it. */
@@ -436,8 +436,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(group_size_changes), cmocka_unit_test(shapes),
-        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state), cmocka_unit_test(relaunch_refused),
-        cmocka_unit_test(two_threads_one_barrier),
+        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state),
+        cmocka_unit_test(relaunch_refused),   cmocka_unit_test(two_threads_one_barrier),
     };
     return cmocka_run_group_tests_name("launch", tests, setup, teardown);
 }

@@ -19,9 +19,8 @@
 static gs_device *dev;
 static unsigned groups, block, mp_groups, mp_block, mp_episodes, stencil_steps;
 
-static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
-                                GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_RELAUNCH,
-                                GS_ALGO_SHARDED};
+static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,  GS_ALGO_FLIP,
+                                GS_ALGO_TREE,    GS_ALGO_RELAUNCH, GS_ALGO_SHARDED};
 
 static void run_expect_ok(gs_algo algo, gs_run_config cfg, gs_run_result *r)
 {
@@ -88,9 +87,15 @@ static void message_passing_split(void **state)
     gs_algo a = algo_of(state);
     gs_run_result r;
     unsigned episodes = a == GS_ALGO_RELAUNCH ? 200 : mp_episodes / 4;
-    gs_run_config cfg = {.workload = GS_WORKLOAD_MP, .groups = mp_groups, .group_size = mp_block,
-                         .iterations = episodes, .seed = 0x5eedu, .delay = 32, .stress = 4,
-                         .compute = 64, .split = 1};
+    gs_run_config cfg = {.workload = GS_WORKLOAD_MP,
+                         .groups = mp_groups,
+                         .group_size = mp_block,
+                         .iterations = episodes,
+                         .seed = 0x5eedu,
+                         .delay = 32,
+                         .stress = 4,
+                         .compute = 64,
+                         .split = 1};
     run_expect_ok(a, cfg, &r);
     assert_int_equal(r.barriers, episodes);
 }
@@ -122,9 +127,10 @@ static int setup(void **state)
     mp_block = test_env_uint("GS_TEST_MP_BLOCK", 1);
     mp_episodes = test_env_uint("GS_TEST_MP_EPISODES", 100000);
     stencil_steps = test_env_uint("GS_TEST_STENCIL_STEPS", 64);
-    print_message("%s device %s: %u groups of %u (bound %u); message passing %u x %u, %u episodes\n",
-                  gs_backend_name(info.backend), info.name, groups, block, bound, mp_groups,
-                  mp_block, mp_episodes);
+    print_message(
+        "%s device %s: %u groups of %u (bound %u); message passing %u x %u, %u episodes\n",
+        gs_backend_name(info.backend), info.name, groups, block, bound, mp_groups, mp_block,
+        mp_episodes);
     return 0;
 }
 
@@ -134,9 +140,12 @@ static int teardown(void **state)
     return 0;
 }
 
-#define T(fn, i, name) {#fn "/" name, fn, NULL, NULL, (void *)&algos[i]}
-#define PER_ALGO(fn)                                                                              \
-    T(fn, 0, "central"), T(fn, 1, "lockfree"), T(fn, 2, "naive"), T(fn, 3, "flip"),              \
+#define T(fn, i, name)                                  \
+    {                                                   \
+#fn "/" name, fn, NULL, NULL, (void *)&algos[i] \
+    }
+#define PER_ALGO(fn)                                                                \
+    T(fn, 0, "central"), T(fn, 1, "lockfree"), T(fn, 2, "naive"), T(fn, 3, "flip"), \
         T(fn, 4, "tree"), T(fn, 5, "relaunch"), T(fn, 6, "sharded")
 
 int main(void)

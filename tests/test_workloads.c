@@ -37,8 +37,11 @@ static void mp_delay_without_bound(void **state)
         atomic_init(&c[i], 0u);
     for (unsigned i = 0; i < GS_SCRATCH_WORDS; ++i)
         atomic_init(&scratch[i], 0u);
-    gs_work_params p = {.work = GS_WORK_MP, .phase_begin = 0u, .phase_end = 1u,
-                        .logical_groups = 1u, .delay = no_bound};
+    gs_work_params p = {.work = GS_WORK_MP,
+                        .phase_begin = 0u,
+                        .phase_end = 1u,
+                        .logical_groups = 1u,
+                        .delay = no_bound};
     p.seed = seed_with_few_spins(0u, 0u, 1u << 16);
     assert_int_not_equal(p.seed, 0u);
     gs_work_phase(&p, 0u, 0u, 0u, 1u, buf, (gs_u32 *)scratch, c);

@@ -31,14 +31,14 @@ extern "C" {
 #define GSJ_MAX_N 32768u /* cell indices stay within 32 bits (jacobi_step.h) */
 
 typedef struct gsj_config {
-    unsigned n;          /* grid side, GSJ_MIN_N..GSJ_MAX_N */
-    unsigned iters;      /* T >= 1 */
-    unsigned seed;       /* initial values */
-    gs_algo method;      /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
-    unsigned groups;     /* groups (blocks, work-groups, teams) of every launch */
-    unsigned group_size; /* work-items per group */
-    unsigned repeats;    /* timed runs after the checked warm-up; 0: the check alone */
-    unsigned timeout_ms; /* barrier wait bound; 0: the library's default */
+    unsigned n;             /* grid side, GSJ_MIN_N..GSJ_MAX_N */
+    unsigned iters;         /* T >= 1 */
+    unsigned seed;          /* initial values */
+    gs_algo method;         /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
+    unsigned groups;        /* groups (blocks, work-groups, teams) of every launch */
+    unsigned group_size;    /* work-items per group */
+    unsigned repeats;       /* timed runs after the checked warm-up; 0: the check alone */
+    unsigned timeout_ms;    /* barrier wait bound; 0: the library's default */
     const float *reference; /* the grid after T iterations (gsj_reference), or NULL:
                                gsj_run computes it */
 } gsj_config;

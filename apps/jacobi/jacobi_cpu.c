@@ -24,17 +24,17 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
 
 /* The persistent kernel of protocol p: every iteration in one launch, a barrier
  * between two (none after the last: the launch's end orders it). */
-#define GSJ_CPU_PERSISTENT(p)                                                                \
-    static void persistent_##p(void *arg)                                                    \
-    {                                                                                        \
-        const cpu_job *job = arg;                                                            \
-        gs_grid g = gs_grid_begin_##p(job->state);                                           \
-        for (unsigned t = 0;; ++t) {                                                         \
-            gsj_sweep(t % 2u ? job->b : job->a, t % 2u ? job->a : job->b, job->n,            \
-                      first_cell(), all_cells());                                            \
-            if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
-                return; /* done, or a wait gave up: the launch reports it */                 \
-        }                                                                                    \
+#define GSJ_CPU_PERSISTENT(p)                                                                   \
+    static void persistent_##p(void *arg)                                                       \
+    {                                                                                           \
+        const cpu_job *job = arg;                                                               \
+        gs_grid g = gs_grid_begin_##p(job->state);                                              \
+        for (unsigned t = 0;; ++t) {                                                            \
+            gsj_sweep(t % 2u ? job->b : job->a, t % 2u ? job->a : job->b, job->n, first_cell(), \
+                      all_cells());                                                             \
+            if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                                  \
+                return; /* done, or a wait gave up: the launch reports it */                    \
+        }                                                                                       \
     }
 /* One per protocol of gridsync's list (gridsync/protocols.h), and auto. */
 #define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) GSJ_CPU_PERSISTENT(name)
@@ -86,7 +86,8 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *thread
 
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
-    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gsj_protocol_runs(dev, method));
+    return method == GS_ALGO_RELAUNCH ||
+           (persistent_of(method) != NULL && gsj_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -104,7 +105,8 @@ typedef struct cpu_impl {
 
 static gs_status cpu_open(gsj_session *s)
 {
-    size_t cells = (size_t)s->cfg->n * s->cfg->n, items = (size_t)s->cfg->groups * s->cfg->group_size;
+    size_t cells = (size_t)s->cfg->n * s->cfg->n,
+           items = (size_t)s->cfg->groups * s->cfg->group_size;
     cpu_impl *m = calloc(1, sizeof *m);
     if (m == NULL)
         return GS_ERR_OUT_OF_MEMORY;
@@ -116,9 +118,11 @@ static gs_status cpu_open(gsj_session *s)
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
-    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK || s->cfg->groups > bound)
-        return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS, "%u groups of %u: more threads than the cpu back end runs",
-                        s->cfg->groups, s->cfg->group_size);
+    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK ||
+        s->cfg->groups > bound)
+        return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS,
+                        "%u groups of %u: more threads than the cpu back end runs", s->cfg->groups,
+                        s->cfg->group_size);
     m->threads = malloc(items * sizeof *m->threads);
     m->items = malloc(items * sizeof *m->items);
     return m->threads && m->items ? GS_OK : GS_ERR_OUT_OF_MEMORY;
@@ -154,10 +158,11 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         *ns = now_ns() - t0;
         return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
     }
-    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), persistent_of(c->method),
-                       &job);
+    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
+                       persistent_of(c->method), &job);
     *ns = now_ns() - t0;
-    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
+    return st == GS_OK ? GS_OK
+                       : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
 }
 
 static gs_status cpu_fetch(gsj_session *s, float *out)
@@ -183,5 +188,5 @@ static void cpu_close(gsj_session *s)
     s->impl = NULL;
 }
 
-const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open, cpu_run, cpu_fetch,
-                                     cpu_close};
+const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open,
+                                     cpu_run,       cpu_fetch,      cpu_close};

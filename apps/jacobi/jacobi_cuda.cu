@@ -18,9 +18,10 @@ typedef void (*persistent_fn)(gs_word *, float *, float *, unsigned, unsigned);
 static const struct {
     gs_algo algo;
     persistent_fn kernel;
-} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
-                  {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},
-                  {GS_ALGO_CG, gsj_persistent<gsj_cg>}};
+} persistent[] = {
+    GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
+    {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},
+    {GS_ALGO_CG, gsj_persistent<gsj_cg>}};
 
 /* The kernel a method runs (the one-iteration kernel for the relaunch baselines). */
 static const void *kernel_of(gs_algo method)
@@ -43,8 +44,9 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
 {
     cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return gsj_fail(s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-                    "%s: %s", what, cudaGetErrorString(e));
+    return gsj_fail(
+        s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
+        "%s: %s", what, cudaGetErrorString(e));
 }
 
 /* The gridsync kernels ask the library (it knows what a protocol's launch adds); the
@@ -59,7 +61,8 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_
     if (st != GS_OK)
         return st;
     if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) !=
+            cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
         cudaGetLastError();
         return GS_ERR_NATIVE;
@@ -206,7 +209,8 @@ static gs_status cuda_run(gsj_session *s, double *ns)
     void *args[] = {&m->state, &m->a, &m->b, &n, &iters};
     gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method), GS_DIM3_1D(c->groups),
                                         GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
-    return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
+    return st == GS_OK ? GS_OK
+                       : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }
 
 static gs_status cuda_fetch(gsj_session *s, float *out)
@@ -214,8 +218,9 @@ static gs_status cuda_fetch(gsj_session *s, float *out)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
     /* Iteration t writes b when t is even: the last one, T - 1, wrote b when T is odd. */
-    cudaError_t e = cudaMemcpyAsync(out, s->cfg->iters % 2 ? m->b : m->a, bytes, cudaMemcpyDeviceToHost,
-                                    m->stream); /* after the run, on its stream */
+    cudaError_t e =
+        cudaMemcpyAsync(out, s->cfg->iters % 2 ? m->b : m->a, bytes, cudaMemcpyDeviceToHost,
+                        m->stream); /* after the run, on its stream */
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
     return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "reading the grid back");
@@ -248,5 +253,5 @@ static void cuda_close(gsj_session *s)
     s->impl = NULL;
 }
 
-extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open, cuda_run,
-                                                 cuda_fetch, cuda_close};
+extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open,
+                                                 cuda_run,       cuda_fetch,      cuda_close};

@@ -25,11 +25,11 @@
 
 /* A barrier policy: made once per thread before the first iteration, sync() between
  * two iterations, non-zero meaning "leave the kernel now". */
-#define GSJ_GRIDSYNC_POLICY(p)                                                               \
-    struct gsj_##p {                                                                         \
-        gs_grid g;                                                                           \
-        __device__ explicit gsj_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {}         \
-        __device__ gs_u32 sync() { return gs_sync_##p(&g); }                                 \
+#define GSJ_GRIDSYNC_POLICY(p)                                                       \
+    struct gsj_##p {                                                                 \
+        gs_grid g;                                                                   \
+        __device__ explicit gsj_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {} \
+        __device__ gs_u32 sync() { return gs_sync_##p(&g); }                         \
     };
 
 /* One per protocol of gridsync's shared list (gridsync/protocols.h), cluster and auto.

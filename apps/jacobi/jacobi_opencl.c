@@ -112,7 +112,8 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
         if (st != GS_OK)
             return gsj_fail(s, st, "gs_barrier_native");
         cl_mem mstate = (cl_mem)state;
-        const size_t sz[5] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n, sizeof iters};
+        const size_t sz[5] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
+                              sizeof iters};
         const void *v[5] = {&mstate, &m->a, &m->b, &n, &iters};
         err = set_args(m->kernel, 5, sz, v);
     }
@@ -238,5 +239,5 @@ static void cl_close(gsj_session *s)
     s->impl = NULL;
 }
 
-const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_open, cl_run, cl_fetch,
-                                        cl_close};
+const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_open,
+                                        cl_run,       cl_fetch,      cl_close};

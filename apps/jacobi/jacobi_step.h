@@ -33,9 +33,9 @@
 GSJ_FN void gsj_sweep(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned first,
                       unsigned stride)
 {
-    unsigned w = n - 2u;                /* interior width */
-    unsigned last = w * n + w;          /* the last interior cell, (n-2, n-2) */
-    unsigned j = 1u + first % w;        /* the column of cell `first` */
+    unsigned w = n - 2u;         /* interior width */
+    unsigned last = w * n + w;   /* the last interior cell, (n-2, n-2) */
+    unsigned j = 1u + first % w; /* the column of cell `first` */
     unsigned c = (1u + first / w) * n + j;
     unsigned dj = stride % w, dc = (stride / w) * n + dj; /* stride cells on */
     for (; c <= last; c += dc) {

@@ -31,7 +31,8 @@ void gsj_initial(unsigned n, unsigned seed, float *out)
 static void iterate(const float *restrict a, float *restrict b, unsigned n)
 {
     for (unsigned i = 1; i + 1 < n; ++i) {
-        const float *up = a + (size_t)(i - 1) * n, *row = a + (size_t)i * n, *down = a + (size_t)(i + 1) * n;
+        const float *up = a + (size_t)(i - 1) * n, *row = a + (size_t)i * n,
+                    *down = a + (size_t)(i + 1) * n;
         float *out = b + (size_t)i * n;
         for (unsigned j = 1; j + 1 < n; ++j)
             out[j] = GSJ_AVERAGE(row[j - 1], row[j + 1], up[j], down[j]);

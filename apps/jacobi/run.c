@@ -100,7 +100,8 @@ static gs_status run_checked(const gsj_backend *be, gsj_session *s, const float 
         return st;
     s->result->mismatches = gsj_compare(result, reference, cells, &s->result->max_abs_diff);
     if (s->result->mismatches)
-        return gsj_fail(s, GS_ERR_CHECK_FAILED, "%llu of %zu cells differ from the reference (max |diff| %g)",
+        return gsj_fail(s, GS_ERR_CHECK_FAILED,
+                        "%llu of %zu cells differ from the reference (max |diff| %g)",
                         (unsigned long long)s->result->mismatches, cells, s->result->max_abs_diff);
     return GS_OK;
 }

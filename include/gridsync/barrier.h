@@ -76,36 +76,36 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
 
 /* ---- one protocol by name --------------------------------------------------------- */
 
-#define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                               \
-    GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)                       \
-    {                                                                                      \
-        gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID);          \
-        if (gs_bad_of(f.aux) == GS_ABORT_NONE)                                             \
-            gs_##name##_setup(&f);                                                         \
-        return gs_grid_publish(&f);                                                        \
-    }                                                                                      \
-    GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                        \
-    {                                                                                      \
-        gs_token t = gs_token_initial(g);                                                  \
-        if (t.why == GS_ABORT_NONE)                                                        \
-            gs_##name##_arrive(g, &t);                                                     \
-        GS_ARRIVE_END();                                                                   \
-        return t;                                                                          \
-    }                                                                                      \
-    GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                          \
-    {                                                                                      \
-        gs_u32 why = t.why;                                                                \
-        if (why == GS_ABORT_NONE)                                                          \
-            why = gs_##name##_wait(g, &t);                                                 \
-        return gs_episode_end(g, t.why, why);                                              \
-    }                                                                                      \
-    GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                            \
-    {                                                                                      \
-        gs_token t = gs_token_initial(g);                                                  \
-        gs_u32 why = t.why;                                                                \
-        if (why == GS_ABORT_NONE)                                                          \
-            why = gs_##name##_episode(g, &t);                                              \
-        return gs_episode_end(g, t.why, why);                                              \
+#define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                      \
+    GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)              \
+    {                                                                             \
+        gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID); \
+        if (gs_bad_of(f.aux) == GS_ABORT_NONE)                                    \
+            gs_##name##_setup(&f);                                                \
+        return gs_grid_publish(&f);                                               \
+    }                                                                             \
+    GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                               \
+    {                                                                             \
+        gs_token t = gs_token_initial(g);                                         \
+        if (t.why == GS_ABORT_NONE)                                               \
+            gs_##name##_arrive(g, &t);                                            \
+        GS_ARRIVE_END();                                                          \
+        return t;                                                                 \
+    }                                                                             \
+    GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                 \
+    {                                                                             \
+        gs_u32 why = t.why;                                                       \
+        if (why == GS_ABORT_NONE)                                                 \
+            why = gs_##name##_wait(g, &t);                                        \
+        return gs_episode_end(g, t.why, why);                                     \
+    }                                                                             \
+    GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                   \
+    {                                                                             \
+        gs_token t = gs_token_initial(g);                                         \
+        gs_u32 why = t.why;                                                       \
+        if (why == GS_ABORT_NONE)                                                 \
+            why = gs_##name##_episode(g, &t);                                     \
+        return gs_episode_end(g, t.why, why);                                     \
     }
 
 GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
@@ -158,16 +158,20 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 
 /* ---- whichever protocol the state was made for (run-time dispatch) ----------------- */
 
-#define GS_SETUP_CASE_(ID, name, value, text, desc)                                        \
-    case GS_ALGO_ID_##ID: gs_##name##_setup(&f); break;
-#define GS_ARRIVE_CASE_(ID, name, value, text, desc)                                       \
-    case GS_ALGO_ID_##ID: gs_##name##_arrive(g, &t); break;
-#define GS_WAIT_CASE_(ID, name, value, text, desc)                                         \
+#define GS_SETUP_CASE_(ID, name, value, text, desc) \
+    case GS_ALGO_ID_##ID:                           \
+        gs_##name##_setup(&f);                      \
+        break;
+#define GS_ARRIVE_CASE_(ID, name, value, text, desc) \
+    case GS_ALGO_ID_##ID:                            \
+        gs_##name##_arrive(g, &t);                   \
+        break;
+#define GS_WAIT_CASE_(ID, name, value, text, desc) \
     case GS_ALGO_ID_##ID: why = gs_##name##_wait(g, &t); break;
 /* gs_sync keeps each protocol's arrival and wait together in one case: PoCL 3.1
  * miscompiles the composed form (two switches with a protocol's barriers on either side
  * of its work-item-0 block), running the representative's arrival on every work-item. */
-#define GS_EPISODE_CASE_(ID, name, value, text, desc)                                      \
+#define GS_EPISODE_CASE_(ID, name, value, text, desc) \
     case GS_ALGO_ID_##ID: why = gs_##name##_episode(g, &t); break;
 
 GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
@@ -175,7 +179,7 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
     gs_grid_fields f = gs_grid_open(state, GS_ACCEPT_ANY, GS_ACCEPT_ANY);
     if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
         switch (f.algo) {
-        GS_DEVICE_PROTOCOLS(GS_SETUP_CASE_)
+            GS_DEVICE_PROTOCOLS(GS_SETUP_CASE_)
         default: f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* a protocol this kernel lacks */
         }
     }
@@ -187,7 +191,7 @@ GS_DEVICE gs_token gs_arrive(gs_grid *g)
     gs_token t = gs_token_initial(g);
     if (t.why == GS_ABORT_NONE) {
         switch (gs_f(g)->algo) {
-        GS_DEVICE_PROTOCOLS(GS_ARRIVE_CASE_)
+            GS_DEVICE_PROTOCOLS(GS_ARRIVE_CASE_)
         default: break;
         }
     }
@@ -200,7 +204,7 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (gs_f(g)->algo) {
-        GS_DEVICE_PROTOCOLS(GS_WAIT_CASE_)
+            GS_DEVICE_PROTOCOLS(GS_WAIT_CASE_)
         default: break;
         }
     }
@@ -213,7 +217,7 @@ GS_DEVICE gs_u32 gs_sync(gs_grid *g)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE) {
         switch (gs_f(g)->algo) {
-        GS_DEVICE_PROTOCOLS(GS_EPISODE_CASE_)
+            GS_DEVICE_PROTOCOLS(GS_EPISODE_CASE_)
         default: break;
         }
     }

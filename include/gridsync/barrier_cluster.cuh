@@ -115,10 +115,7 @@ GS_DEVICE int gs_cluster_lines(const gs_grid *g)
 }
 
 /* The release form and lines are flip's. */
-GS_DEVICE void gs_cluster_setup(gs_grid_fields *f)
-{
-    gs_flip_setup(f);
-}
+GS_DEVICE void gs_cluster_setup(gs_grid_fields *f) { gs_flip_setup(f); }
 
 /* What this cluster's representative adds to the flip counter. */
 GS_DEVICE gs_u32 gs_cluster_share(void)
@@ -155,8 +152,10 @@ GS_DEVICE gs_u32 gs_cluster_present(const gs_grid *g)
     gs_u32 all = size >= 32u ? ~0u : (1u << size) - 1u;
     gs_u32 present = 1u;
     for (gs_u32 r = 1u; r < size && r < 32u; ++r)
-        if (gs_ready(gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g) + r), GS_G_ARRIVED)),
-                     gs_f(g)->episode + 1u, GS_UNTIL_REACHED, 0xffffffffu)) /* later: the check may come late */
+        if (gs_ready(
+                gs_load_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g) + r), GS_G_ARRIVED)),
+                gs_f(g)->episode + 1u, GS_UNTIL_REACHED,
+                0xffffffffu)) /* later: the check may come late */
             present |= 1u << r;
     if (present != all)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);

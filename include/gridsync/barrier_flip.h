@@ -32,10 +32,7 @@ GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
 
 /* A flip counter's top bit once the group's current episode is complete: every counter
  * starts at 0 when the state is reset and flips once per episode. */
-GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g)
-{
-    return (gs_f(g)->episode + 1u) << 31;
-}
+GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g) { return (gs_f(g)->episode + 1u) << 31; }
 
 /* Release line l (GS_RELEASE_LINES). */
 GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)

@@ -32,10 +32,7 @@ GS_DEVICE GS_GLOBAL gs_word *gs_flags_out(const gs_grid *g, gs_u32 w)
 }
 
 /* The words that hold n flags. */
-GS_DEVICE gs_u32 gs_flag_words(gs_u32 n)
-{
-    return (n + GS_FLAG_PACK - 1u) / GS_FLAG_PACK;
-}
+GS_DEVICE gs_u32 gs_flag_words(gs_u32 n) { return (n + GS_FLAG_PACK - 1u) / GS_FLAG_PACK; }
 
 /* The arrival flags the master waits for: [0, end), in words [0, gs_lockfree_words). */
 GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
@@ -43,16 +40,10 @@ GS_DEVICE gs_u32 gs_lockfree_end(const gs_grid *g)
     gs_u32 others = gs_g_groups(g) - 1u;
     return others > GS_EARLY ? others - GS_EARLY : 0u;
 }
-GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g)
-{
-    return gs_flag_words(gs_lockfree_end(g));
-}
+GS_DEVICE gs_u32 gs_lockfree_words(const gs_grid *g) { return gs_flag_words(gs_lockfree_end(g)); }
 
 /* The master's polling work-items (the host's choice, held in share). */
-GS_DEVICE void gs_lockfree_setup(gs_grid_fields *f)
-{
-    f->share = gs_spinners(f->state);
-}
+GS_DEVICE void gs_lockfree_setup(gs_grid_fields *f) { f->share = gs_spinners(f->state); }
 
 GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {

@@ -18,8 +18,8 @@ GS_DEVICE void gs_naive_arrive(gs_grid *g, gs_token *t)
      * cannot show where a group's work-items run in lockstep (PoCL's vectorized
      * work-item loops), since each one's data write precedes every add of the group. */
     if (gs_g_first(g)) { /* only it reads the episode: no group barrier orders it here */
-        t->target = (gs_f(g)->episode + 1u) * gs_g_groups(g) * gs_g_lsize(g) -
-                    GS_EARLY * gs_g_lsize(g);
+        t->target =
+            (gs_f(g)->episode + 1u) * gs_g_groups(g) * gs_g_lsize(g) - GS_EARLY * gs_g_lsize(g);
         gs_note_arrival(g);
     }
 }

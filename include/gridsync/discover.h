@@ -17,17 +17,13 @@
 
 #include "gridsync/grid.h"
 
-
 GS_DEVICE gs_u32 gs_disc_lock(const gs_grid *g)
 {
     gs_u32 ticket = gs_fetch_add_acq_rel(&g->state[GS_DISC_NEXT], 1u);
     return gs_wait(g, &g->state[GS_DISC_SERVE], ticket, GS_UNTIL_REACHED);
 }
 
-GS_DEVICE void gs_disc_unlock(const gs_grid *g)
-{
-    gs_add_release(&g->state[GS_DISC_SERVE], 1u);
-}
+GS_DEVICE void gs_disc_unlock(const gs_grid *g) { gs_add_release(&g->state[GS_DISC_SERVE], 1u); }
 
 /* Called by work-item 0 of every group. Returns the group's dense id among the
  * co-resident groups, or GS_DISC_LATE. */

@@ -59,11 +59,11 @@
  * gs_grid; a second gs_grid_begin in the same kernel would share its fields.) */
 typedef struct gs_grid_fields {
     GS_GLOBAL gs_word *state;
-    gs_u32 episode; /* barriers this group has completed, since the state was reset */
-    gs_u32 algo;    /* GS_ALGO_ID_*: a constant in a kernel that names its protocol */
-    gs_u32 aux;     /* GS_AUX_* below: why the launch cannot use the state, or the
+    gs_u32 episode;       /* barriers this group has completed, since the state was reset */
+    gs_u32 algo;          /* GS_ALGO_ID_*: a constant in a kernel that names its protocol */
+    gs_u32 aux;           /* GS_AUX_* below: why the launch cannot use the state, or the
                      * protocol's packed constants (flip, cluster, tree, sharded, auto) */
-    gs_u32 share;   /* tree: the group's add at its leaf; lockfree, sharded: spinners */
+    gs_u32 share;         /* tree: the group's add at its leaf; lockfree, sharded: spinners */
     gs_u32 group, groups; /* read once at the start (see gs_g_group) */
 #if !(defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED)
     gs_u32 lid, lsize;
@@ -132,7 +132,10 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 #define GS_AUX_COUNT_MASK GS_AUX_MAX_COUNT
 #define GS_AUX_TREE 0x8000u
 #define GS_AUX_OWN_MASK 0x7fffu
-GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g) { return (gs_f(g)->aux >> GS_AUX_COUNT_SHIFT) & GS_AUX_COUNT_MASK; }
+GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g)
+{
+    return (gs_f(g)->aux >> GS_AUX_COUNT_SHIFT) & GS_AUX_COUNT_MASK;
+}
 GS_DEVICE gs_u32 gs_aux_own(const gs_grid *g) { return gs_f(g)->aux & GS_AUX_OWN_MASK; }
 GS_DEVICE int gs_aux_lines(const gs_grid *g) { return (gs_f(g)->aux & GS_AUX_LINES) != 0u; }
 
@@ -267,7 +270,7 @@ GS_DEVICE gs_grid gs_grid_waiter(GS_GLOBAL gs_word *state, gs_u64 timeout)
 /* What a wait waits for. */
 #define GS_UNTIL_REACHED 0u /* the word has reached target (modulo 2^32) */
 #define GS_UNTIL_FLIP 1u    /* the word's flip bit equals target */
-#define GS_UNTIL_FLAGS 2u   /* every flag of the word under mask equals target (as a flag holds it) */
+#define GS_UNTIL_FLAGS 2u /* every flag of the word under mask equals target (as a flag holds it) */
 
 GS_DEVICE int gs_ready(gs_u32 v, gs_u32 target, gs_u32 until, gs_u32 mask)
 {
@@ -325,8 +328,8 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * word and the clock (gs_wait_look), and from the 16th on the poller backs off (the
  * header's sleep), so the fast path costs nothing extra. Returns 0 when the condition
  * holds, else why the caller must leave. */
-GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
-                                gs_u32 until, gs_u32 mask)
+GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until,
+                                gs_u32 mask)
 {
     gs_polls_t polls = 0u;
     gs_tick_t start = 0u;
@@ -367,8 +370,8 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 #ifndef GS_PASS_LOADS
 #define GS_PASS_LOADS 4u
 #endif
-GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride,
-                               gs_u32 count, gs_u32 target)
+GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 stride, gs_u32 count,
+                               gs_u32 target)
 {
     for (gs_u32 base = 0u; base < count; base += 32u, w += 32u * stride) {
         gs_u32 n = count - base;
@@ -383,9 +386,8 @@ GS_DEVICE gs_u32 gs_wait_flags(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 st
                 for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
                     v[i] = gs_flag_poll(w + at[i] * stride);
                 for (gs_u32 i = 0u; i < GS_PASS_LOADS; ++i)
-                    pending &= gs_ready(v[i], target, GS_UNTIL_FLAGS, 0xffffffffu)
-                                   ? ~(1u << at[i])
-                                   : 0xffffffffu;
+                    pending &= gs_ready(v[i], target, GS_UNTIL_FLAGS, 0xffffffffu) ? ~(1u << at[i])
+                                                                                   : 0xffffffffu;
             }
             if (pending == 0u)
                 break;
@@ -418,7 +420,8 @@ typedef struct gs_token {
  * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
-    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED), gs_f(g)->episode + 1u);
+    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED),
+                     gs_f(g)->episode + 1u);
 }
 
 /* Ends a barrier: a group barrier that also tells every work-item whether any of
@@ -432,11 +435,11 @@ GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
 
 /* A protocol whose episode is its arrival then its wait (all but cg) says so with this,
  * after it defines gs_<name>_arrive and gs_<name>_wait. */
-#define GS_EPISODE_FROM_HALVES(name)                                                        \
-    GS_DEVICE gs_u32 gs_##name##_episode(gs_grid *g, gs_token *t)                           \
-    {                                                                                       \
-        gs_##name##_arrive(g, t);                                                           \
-        return gs_##name##_wait(g, t);                                                      \
+#define GS_EPISODE_FROM_HALVES(name)                              \
+    GS_DEVICE gs_u32 gs_##name##_episode(gs_grid *g, gs_token *t) \
+    {                                                             \
+        gs_##name##_arrive(g, t);                                 \
+        return gs_##name##_wait(g, t);                            \
     }
 
 #endif

@@ -21,11 +21,11 @@ extern "C" {
  * work-item never reached its group's barrier (the abort then names the group and the
  * work-item). */
 GS_API gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
-                        void (*kernel)(void *arg), void *arg);
+                               void (*kernel)(void *arg), void *arg);
 /* The same, returning once the threads run; gs_barrier_collect(b) waits for them and
  * returns the status. */
 GS_API gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
-                              void (*kernel)(void *arg), void *arg);
+                                     void (*kernel)(void *arg), void *arg);
 
 #ifdef __cplusplus
 }

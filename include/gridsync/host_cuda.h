@@ -64,17 +64,18 @@ extern "C" {
  * the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE, ...); GS_ERR_NATIVE when
  * CUDA fails (gs_device_native_error says how). */
 GS_API gs_status gs_cuda_launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                         size_t shared_bytes, void **args, void *stream);
+                                size_t shared_bytes, void **args, void *stream);
 
 /* The same, and the kernel's device time from CUDA events (elapsed_ns may be NULL). */
-GS_API gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                               size_t shared_bytes, void **args, void *stream,
-                               double *elapsed_ns);
+GS_API gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid,
+                                      gs_dim3 block, size_t shared_bytes, void **args, void *stream,
+                                      double *elapsed_ns);
 
 /* The same checks, then enqueues the launch on `stream` and returns: GS_OK once it is
  * enqueued (or captured). gs_barrier_collect(b) waits for it and returns its status. */
-GS_API gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                               size_t shared_bytes, void **args, void *stream);
+GS_API gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid,
+                                      gs_dim3 block, size_t shared_bytes, void **args,
+                                      void *stream);
 
 /* The barrier state's device pointer (a `gs_word *` for the kernel). */
 GS_API gs_status gs_cuda_state(const gs_barrier *b, void **device_ptr);
@@ -83,13 +84,13 @@ GS_API gs_status gs_cuda_state(const gs_barrier *b, void **device_ptr);
  * threads (the product of the block's dimensions) with `shared_bytes` of dynamic shared
  * memory that can run at once. */
 GS_API gs_status gs_cuda_max_groups(gs_device *dev, const void *kernel, unsigned group_size,
-                             size_t shared_bytes, unsigned *out);
+                                    size_t shared_bytes, unsigned *out);
 
 /* The cluster size a GS_ALGO_CLUSTER launch of `kernel` with this 1-D grid would use
  * (1 when no larger cluster fits); GS_ERR_TOO_MANY_GROUPS / GS_ERR_INVALID_ARGUMENT
  * when GRIDSYNC_CLUSTER_SIZE names a size that does not fit or divide the grid. */
 GS_API gs_status gs_cuda_cluster_size(gs_device *dev, const void *kernel, unsigned groups,
-                               unsigned group_size, size_t shared_bytes, unsigned *out);
+                                      unsigned group_size, size_t shared_bytes, unsigned *out);
 
 /* The CUDA device ordinal behind a gridsync device (for cudaSetDevice). */
 GS_API gs_status gs_cuda_ordinal(const gs_device *dev, int *ordinal);

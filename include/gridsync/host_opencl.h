@@ -70,7 +70,7 @@ GS_API gs_status gs_opencl_build_log(const gs_device *dev, const char **log);
 /* The device's context, in-order profiling queue and device id. Any out-pointer may
  * be NULL. */
 GS_API gs_status gs_opencl_handles(const gs_device *dev, cl_context *ctx, cl_command_queue *queue,
-                            cl_device_id *id);
+                                   cl_device_id *id);
 
 /* The calibration of the device-side deadline (OpenCL C has no clock: a wait counts
  * its polls): how many polls of one waiting work-item last a millisecond. Measured
@@ -89,13 +89,15 @@ GS_API gs_status gs_opencl_polls_per_ms(gs_device *dev, uint64_t *polls_per_ms, 
  * whatever the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE, ...). A launch with
  * another group size than the last one resets the state first. elapsed_ns (may be NULL)
  * receives the kernel's device time from profiling events. */
-GS_API gs_status gs_opencl_launch(gs_barrier *b, cl_kernel kernel, cl_uint work_dim, const size_t *groups,
-                           const size_t *group_size, double *elapsed_ns);
+GS_API gs_status gs_opencl_launch(gs_barrier *b, cl_kernel kernel, cl_uint work_dim,
+                                  const size_t *groups, const size_t *group_size,
+                                  double *elapsed_ns);
 
 /* The same checks, then enqueues the kernel on `queue` (NULL: the device's queue, which
  * profiles) and returns; gs_barrier_collect(b) waits for it and returns its status. */
 GS_API gs_status gs_opencl_launch_async(gs_barrier *b, cl_kernel kernel, cl_command_queue queue,
-                                 cl_uint work_dim, const size_t *groups, const size_t *group_size);
+                                        cl_uint work_dim, const size_t *groups,
+                                        const size_t *group_size);
 
 #ifdef __cplusplus
 }

@@ -28,18 +28,21 @@ typedef unsigned int gs_word;
  * special registers at each use, through volatile asm, so that the compiler cannot keep
  * them in registers across the user's loop (held there, they cost the kernel registers
  * at every point of its loop; read again, a few instructions per barrier). */
-#define GS_SREG_(fn, reg)                                                                   \
-    GS_DEVICE gs_u32 fn(void)                                                               \
-    {                                                                                       \
-        gs_u32 v;                                                                           \
-        asm volatile("mov.u32 %0, %%" reg ";" : "=r"(v));                                   \
-        return v;                                                                           \
+#define GS_SREG_(fn, reg)                                 \
+    GS_DEVICE gs_u32 fn(void)                             \
+    {                                                     \
+        gs_u32 v;                                         \
+        asm volatile("mov.u32 %0, %%" reg ";" : "=r"(v)); \
+        return v;                                         \
     }
+/* One definition a call, with nothing between them for clang-format to break at. */
+/* clang-format off */
 GS_SREG_(gs_tid_x, "tid.x") GS_SREG_(gs_tid_y, "tid.y") GS_SREG_(gs_tid_z, "tid.z")
 GS_SREG_(gs_ntid_x, "ntid.x") GS_SREG_(gs_ntid_y, "ntid.y") GS_SREG_(gs_ntid_z, "ntid.z")
 GS_SREG_(gs_ctaid_x, "ctaid.x") GS_SREG_(gs_ctaid_y, "ctaid.y") GS_SREG_(gs_ctaid_z, "ctaid.z")
 GS_SREG_(gs_lane_id, "laneid")
 GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_nctaid_z, "nctaid.z")
+/* clang-format on */
 #undef GS_SREG_
 #define gs_group_id() (gs_ctaid_x() + gs_nctaid_x() * (gs_ctaid_y() + gs_nctaid_y() * gs_ctaid_z()))
 #define gs_num_groups() (gs_nctaid_x() * gs_nctaid_y() * gs_nctaid_z())
@@ -56,7 +59,7 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
 #define gs_group_barrier() __syncthreads()
 #define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))
 
-GS_DEVICE gs_u32 gs_ld_relaxed(const gs_word *p)
+                    GS_DEVICE gs_u32 gs_ld_relaxed(const gs_word *p)
 {
     gs_u32 v;
     asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -107,7 +110,9 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {
     gs_u32 o;
     asm volatile("atom.relaxed.gpu.cas.b32 %0, [%1], %2, %3;"
-                 : "=r"(o) : "l"(p), "r"(expected), "r"(desired) : "memory");
+                 : "=r"(o)
+                 : "l"(p), "r"(expected), "r"(desired)
+                 : "memory");
     return o;
 }
 
@@ -123,7 +128,9 @@ GS_DEVICE gs_u32 gs_flag_poll_cuda(const gs_word *p)
 {
     gs_u32 a, b, c, d;
     asm volatile("ld.relaxed.gpu.v4.u8 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(p) : "memory");
+                 : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+                 : "l"(p)
+                 : "memory");
     return (a & 0xffu) | ((b & 0xffu) << 8) | ((c & 0xffu) << 16) | (d << 24);
 }
 GS_DEVICE void gs_flag_st_release(gs_word *p, gs_u32 k, gs_u32 v)
@@ -142,7 +149,7 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 #define gs_flag_store_release(p, k, v) gs_flag_st_release((p), (k), (v))
 #define gs_flag_store_relaxed(p, k, v) gs_flag_st_relaxed((p), (k), (v))
 #define gs_flags_store_fenced(p, v) gs_flags_st_relaxed((p), (v))
-#define gs_flag_splat(v) (((v) & 0xffu) * 0x01010101u)
+#define gs_flag_splat(v) (((v)&0xffu) * 0x01010101u)
 #define gs_flag_mask(k) (0xffu << (8u * (k)))
 
 #define gs_load_relaxed(p) gs_ld_relaxed(p)
@@ -164,7 +171,7 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
  * and releases nothing itself. PTX 8.6 (CUDA 12.8) on sm_90 compiles it to the L1
  * invalidation alone (CCTL.IVALL), where fence.acq_rel also waits for every store in
  * flight (MEMBAR.ALL.GPU, 136 ns or more: docs/performance.md). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&                                      \
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
 #define gs_fence_acquire() asm volatile("fence.acquire.gpu;" ::: "memory")
 #else
@@ -181,7 +188,12 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 /* Back off a little once a wait is slow (gs_wait passes 0 for its first 16 polls):
  * fewer requests queue at the L2 slice that holds the polled line, and the arrival that
  * ends the wait gets there sooner. */
-#define gs_pause(polls, backoff_ns) do { (void)(polls); if (backoff_ns) __nanosleep(backoff_ns); } while (0)
+#define gs_pause(polls, backoff_ns)  \
+    do {                             \
+        (void)(polls);               \
+        if (backoff_ns)              \
+            __nanosleep(backoff_ns); \
+    } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)
 {

@@ -16,23 +16,23 @@
 
 /* Written once in the common subset of C11, CUDA C and OpenCL C (barrier_<name>.h): they
  * run on every back end. In dependency order (tree builds on flip). */
-#define GS_PROTOCOLS_SHARED(X)                                                        \
-    X(CENTRAL, central, 0, "central", "thesis CB: one counter, every group polls it")  \
+#define GS_PROTOCOLS_SHARED(X)                                                           \
+    X(CENTRAL, central, 0, "central", "thesis CB: one counter, every group polls it")    \
     X(LOCKFREE, lockfree, 1, "lockfree", "Xiao & Feng / thesis DCB: flags and a master") \
-    X(NAIVE, naive, 2, "naive", "blog globalSync1: one atomic per work-item")           \
-    X(FLIP, flip, 3, "flip", "never-reset counter with a flip bit")                     \
-    X(TREE, tree, 4, "tree", "two-level flip counters")                                 \
+    X(NAIVE, naive, 2, "naive", "blog globalSync1: one atomic per work-item")            \
+    X(FLIP, flip, 3, "flip", "never-reset counter with a flip bit")                      \
+    X(TREE, tree, 4, "tree", "two-level flip counters")                                  \
     X(SHARDED, sharded, 9, "sharded", "central over K counters polled in parallel")
 
 /* CUDA only (barrier_<name>.cuh). */
-#define GS_PROTOCOLS_CUDA(X)                                                          \
+#define GS_PROTOCOLS_CUDA(X)                                                           \
     X(CLUSTER, cluster, 6, "cluster", "Hopper cluster barrier, one arrival a cluster") \
     X(CG, cg, 7, "cg", "cooperative_groups grid.sync(): cannot time out")
 
 /* No device protocol of its own: the host ends the kernel between phases (built-in
  * programs only), or chooses a protocol for the grid. */
-#define GS_PROTOCOLS_HOST(X)                                                          \
-    X(RELAUNCH, relaunch, 5, "relaunch", "end the kernel, launch the next")           \
+#define GS_PROTOCOLS_HOST(X)                                                           \
+    X(RELAUNCH, relaunch, 5, "relaunch", "end the kernel, launch the next")            \
     X(RELAUNCH_GRAPH, relaunch_graph, 8, "relaunch-graph", "relaunch in a CUDA graph") \
     X(AUTO, auto, 10, "auto", "flip or tree, the faster one for the grid")
 

@@ -11,33 +11,33 @@ extern "C" {
 #endif
 
 typedef enum gs_workload {
-    GS_WORKLOAD_EMPTY = 0,    /* barriers only: what the benchmark times */
-    GS_WORKLOAD_TESTSYNC = 1, /* the blog's test_sync */
-    GS_WORKLOAD_STENCIL = 2,  /* the Chinese blog's stencil, two barriers per iteration */
-    GS_WORKLOAD_MP = 3,       /* message passing with random per-group delays */
+    GS_WORKLOAD_EMPTY = 0,      /* barriers only: what the benchmark times */
+    GS_WORKLOAD_TESTSYNC = 1,   /* the blog's test_sync */
+    GS_WORKLOAD_STENCIL = 2,    /* the Chinese blog's stencil, two barriers per iteration */
+    GS_WORKLOAD_MP = 3,         /* message passing with random per-group delays */
     GS_WORKLOAD_FAULT_EXIT = 4, /* the last group leaves before its first barrier: must time out */
     GS_WORKLOAD_FAULT_SKIP = 5  /* the last group skips one barrier: must time out */
 } gs_workload;
 
 typedef struct gs_run_config {
     gs_workload workload;
-    unsigned groups;        /* groups launched (co-resident) */
-    unsigned group_size;    /* work-items per group */
-    unsigned iterations;    /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
-    unsigned seed;          /* MP: values and delays */
-    unsigned delay;         /* MP: the most polls a group idles before writing
+    unsigned groups;         /* groups launched (co-resident) */
+    unsigned group_size;     /* work-items per group */
+    unsigned iterations;     /* EMPTY, MP: barriers; STENCIL: stencil steps; TESTSYNC: ignored */
+    unsigned seed;           /* MP: values and delays */
+    unsigned delay;          /* MP: the most polls a group idles before writing
                                (at most GS_MAX_DELAY) */
-    unsigned logical_groups;/* 0 = groups; more runs that many groups on `groups` (virtual;
+    unsigned logical_groups; /* 0 = groups; more runs that many groups on `groups` (virtual;
                                MP: see GS_MAX_MP_READS) */
-    unsigned stress;        /* MP: scratch accesses per work-item per phase (memory stress;
+    unsigned stress;         /* MP: scratch accesses per work-item per phase (memory stress;
                                at most GS_MAX_STRESS) */
-    unsigned late;          /* MP: polls the last work-item of the last group idles on top of
+    unsigned late;           /* MP: polls the last work-item of the last group idles on top of
                                `delay` in every phase, so its write comes after every other
                                arrival: a barrier that releases one arrival early shows
                                (at most GS_MAX_LATE) */
-    unsigned compute;       /* any workload: dependent multiply-adds per work-item at every
+    unsigned compute;        /* any workload: dependent multiply-adds per work-item at every
                                barrier, touching no shared data (at most GS_MAX_COMPUTE) */
-    int split;              /* 1: every barrier in split phase, the compute between gs_arrive
+    int split;               /* 1: every barrier in split phase, the compute between gs_arrive
                                and gs_wait_token, where it hides the barrier's latency;
                                0: the compute, then gs_sync. Other values are refused. */
 } gs_run_config;
@@ -52,9 +52,9 @@ typedef struct gs_run_config {
  * poll, 25 ns a stress access): under 1% of GS_DEFAULT_TIMEOUT_MS. A group that runs
  * several logical groups (virtual groups) does the work of each. Each bound is at least
  * 16 times what gridsync check uses (delay 64, stress 16, late 4096). */
-#define GS_MAX_DELAY (1u << 14)  /* polls */
-#define GS_MAX_STRESS (1u << 8)  /* scratch accesses */
-#define GS_MAX_LATE (1u << 16)   /* polls */
+#define GS_MAX_DELAY (1u << 14) /* polls */
+#define GS_MAX_STRESS (1u << 8) /* scratch accesses */
+#define GS_MAX_LATE (1u << 16)  /* polls */
 /* Message passing's reads per group and phase, for the same reason: every logical group
  * reads a word of every other, and a group runs its share of the logical groups one
  * after another, so a group reads ceil(logical_groups / groups) x logical_groups words
@@ -62,12 +62,12 @@ typedef struct gs_run_config {
 #define GS_MAX_MP_READS (1u << 22)
 
 typedef struct gs_run_result {
-    double elapsed_ns;      /* device time of the launch(es), from events or the clock */
-    unsigned barriers;      /* episodes executed per group */
-    uint64_t mismatches;    /* elements that differ from the sequential reference, plus
+    double elapsed_ns;     /* device time of the launch(es), from events or the clock */
+    unsigned barriers;     /* episodes executed per group */
+    uint64_t mismatches;   /* elements that differ from the sequential reference, plus
                                the kernel's own message-passing errors */
-    int reference_checked;  /* 0 when the reference was too large to compute */
-    int all_equal;          /* STENCIL: the blog's check, every value the same */
+    int reference_checked; /* 0 when the reference was too large to compute */
+    int all_equal;         /* STENCIL: the blog's check, every value the same */
 } gs_run_result;
 
 /* Runs a built-in program through barrier `b` (its algorithm decides how: a persistent

@@ -17,17 +17,18 @@
 #define GS_LINE_BYTES (GS_LINE_WORDS * 4u)
 
 /* Line 0: the header, written by the host before a launch and read-only on the device. */
-#define GS_HDR_MAGIC 0u         /* GS_STATE_MAGIC: catches a stray pointer passed as state */
-#define GS_HDR_ALGO 1u          /* enum gs_algo */
-#define GS_HDR_GROUPS 2u        /* groups the state was created for */
-#define GS_HDR_TIMEOUT_LO 3u    /* wait bound in clock units (ns, or polls on OpenCL) */
+#define GS_HDR_MAGIC 0u      /* GS_STATE_MAGIC: catches a stray pointer passed as state */
+#define GS_HDR_ALGO 1u       /* enum gs_algo */
+#define GS_HDR_GROUPS 2u     /* groups the state was created for */
+#define GS_HDR_TIMEOUT_LO 3u /* wait bound in clock units (ns, or polls on OpenCL) */
 #define GS_HDR_TIMEOUT_HI 4u
 /* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
-#define GS_HDR_SPINNERS 6u      /* lockfree: how many work-items of the master may poll */
-#define GS_HDR_LEAVES 7u        /* tree: leaves; sharded: counters; flip, cluster: release lines */
-#define GS_HDR_BACKOFF 8u       /* ns a poller sleeps between polls once a wait is long (CUDA) */
-#define GS_HDR_RELEASE 9u       /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
-#define GS_HDR_GROUP_SIZE 10u   /* work-items per group the state is counting for; 0: any.
+#define GS_HDR_SPINNERS 6u /* lockfree: how many work-items of the master may poll */
+#define GS_HDR_LEAVES 7u   /* tree: leaves; sharded: counters; flip, cluster: release lines */
+#define GS_HDR_BACKOFF 8u  /* ns a poller sleeps between polls once a wait is long (CUDA) */
+#define GS_HDR_RELEASE 9u  /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
+#define GS_HDR_GROUP_SIZE \
+    10u /* work-items per group the state is counting for; 0: any.
                                  * The host sets it at each launch (and resets the state when
                                  * it changes): naive counts work-items, so a kernel launched
                                  * with another group size ends with GS_ABORT_BAD_GRID */
@@ -53,11 +54,13 @@
 #define GS_ABORT_REASON 0u  /* enum gs_abort_reason, 0 while nobody aborted */
 #define GS_ABORT_GROUP 1u   /* the group that raised it */
 #define GS_ABORT_EPISODE 2u /* the episode it was waiting in */
-#define GS_ABORT_ACK 3u     /* 1 once a kernel began with this state (group 0 writes it; the
+#define GS_ABORT_ACK \
+    3u                   /* 1 once a kernel began with this state (group 0 writes it; the
                              * host clears it before each launch): a launch whose kernel never
                              * used the barrier's state is an error, not GS_OK */
-#define GS_ABORT_ITEM 4u    /* the work-item (linear, in its group) that raised it */
-#define GS_ABORT_STRAY 5u   /* 1 + a group one of whose work-items never reached a group
+#define GS_ABORT_ITEM 4u /* the work-item (linear, in its group) that raised it */
+#define GS_ABORT_STRAY \
+    5u                         /* 1 + a group one of whose work-items never reached a group
                              * barrier, where the runtime can tell (cpu), else 0 */
 #define GS_ABORT_STRAY_ITEM 6u /* that work-item */
 
@@ -86,7 +89,7 @@
 #define GS_LINE_LEAF_GEN(n, l) (GS_LINE_LEAF_COUNT(n, l) + 1u) /* release line l */
 #define GS_STATE_LINES(n, leaves) GS_LINE_LEAF_COUNT(n, leaves)
 
-#define GS_WORD(line, word) ((line) * GS_LINE_WORDS + (word))
+#define GS_WORD(line, word) ((line)*GS_LINE_WORDS + (word))
 
 /* Occupancy discovery (gridsync/discover.h): its own small state, header and abort
  * lines as above, then one line per word. */
@@ -95,7 +98,7 @@
 #define GS_DISC_COUNT GS_WORD(4u, 0u)  /* participants so far */
 #define GS_DISC_CLOSED GS_WORD(5u, 0u) /* 1 once the poll is closed */
 #define GS_DISC_LINES 6u
-#define GS_DISC_LATE 0xffffffffu       /* id of a group that arrived after the close */
+#define GS_DISC_LATE 0xffffffffu /* id of a group that arrived after the close */
 
 /* Reasons a wait ends without the barrier completing (also the device-side return
  * value of gs_sync: 0 = the barrier completed). */

@@ -4,58 +4,32 @@
 
 #include "internal.h"
 
-static unsigned env_timeout_ms(void)
-{
-    const char *env = getenv("GRIDSYNC_TIMEOUT_MS");
-    if (env && *env) {
-        char *end;
-        unsigned long v = strtoul(env, &end, 10);
-        if (*end == '\0' && v > 0 && v <= 3600000ul)
-            return (unsigned)v;
-    }
-    return GS_DEFAULT_TIMEOUT_MS;
-}
-
-static unsigned env_uint(const char *name, unsigned fallback, unsigned max)
-{
-    const char *env = getenv(name);
-    if (env && *env) {
-        char *end;
-        unsigned long v = strtoul(env, &end, 10);
-        if (*end == '\0' && v <= max)
-            return (unsigned)v;
-    }
-    return fallback;
-}
-
 /* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
  * (docs/performance.md, tune/tune_flip*). Flip and cluster: the others poll the counter
  * up to GS_FLIP_POLL_MAX groups (at 1056 it is a toss-up: 1923 ns polling, 1952 with 4
  * lines at 64 work-items); above, one line's pollers cost more than the hop that release
  * lines add (2112 x 64: 2773 ns with 4 lines, 4704 polling; 4224 x 64: 4576 against
  * 8833). Tree: see below.
- * GRIDSYNC_RELEASE (poll|lines) overrides. */
+ * gs_barrier_options.release (GRIDSYNC_RELEASE) overrides. */
 #define GS_FLIP_POLL_MAX 1536u
 #define GS_TREE_ROOT_POLL_MAX 1024u
-static unsigned release_form(gs_algo algo, unsigned groups)
+static unsigned release_form(gs_algo algo, unsigned groups, const gs_barrier_options *o)
 {
-    const char *env = getenv("GRIDSYNC_RELEASE");
     if (algo != GS_ALGO_TREE && algo != GS_ALGO_FLIP && algo != GS_ALGO_CLUSTER)
         return GS_RELEASE_POLL;
     unsigned max = algo == GS_ALGO_TREE ? GS_TREE_ROOT_POLL_MAX : GS_FLIP_POLL_MAX;
-    if (env && strcmp(env, "poll") == 0)
-        return GS_RELEASE_POLL;
-    if (env && strcmp(env, "lines") == 0)
-        return GS_RELEASE_LINES;
+    if (o->release != GS_OPTION_DEFAULT)
+        return o->release;
     return groups <= max ? GS_RELEASE_POLL : GS_RELEASE_LINES;
 }
 
 /* Flip's and cluster's release lines: 4 (2112 x 64: 2773 ns with 4, 2774 with 8, 2873
- * with 16; 4224 x 64: 4576, 4585, 4578). GRIDSYNC_RELEASE_LINES overrides. */
+ * with 16; 4224 x 64: 4576, 4585, 4578). gs_barrier_options.release_lines
+ * (GRIDSYNC_RELEASE_LINES) overrides. */
 #define GS_FLIP_RELEASE_LINES 4u
-static unsigned flip_lines(unsigned groups)
+static unsigned flip_lines(unsigned groups, const gs_barrier_options *o)
 {
-    unsigned r = env_uint("GRIDSYNC_RELEASE_LINES", GS_FLIP_RELEASE_LINES, 1024);
+    unsigned r = o->release_lines != GS_OPTION_DEFAULT ? o->release_lines : GS_FLIP_RELEASE_LINES;
     r = r == 0 ? 1 : r;
     return r > groups ? groups : r;
 }
@@ -67,14 +41,17 @@ static unsigned flip_lines(unsigned groups)
  * leaf then holds about sqrt(groups) groups but at least 256: at 4224 x 64 leaves of
  * 248 took 2478 ns, of 528 2630 and of 128 2792 (each leaf's last arriver adds into
  * every line, and each level costs a fence and an atomic round trip).
- * GRIDSYNC_RELEASE and GRIDSYNC_TREE_FANOUT override. */
+ * gs_barrier_options.release and .tree_fanout (GRIDSYNC_RELEASE, GRIDSYNC_TREE_FANOUT)
+ * override. */
 #define GS_TREE_ROOT_POLL_LEAVES 8u
 #define GS_TREE_MIN_FANOUT 256u
 
-static unsigned tree_fanout(unsigned groups, unsigned release)
+static unsigned tree_fanout(unsigned groups, unsigned release, const gs_barrier_options *o)
 {
     unsigned f;
-    if (release == GS_RELEASE_POLL) {
+    if (o->tree_fanout != GS_OPTION_DEFAULT) {
+        f = o->tree_fanout;
+    } else if (release == GS_RELEASE_POLL) {
         f = (groups + GS_TREE_ROOT_POLL_LEAVES - 1) / GS_TREE_ROOT_POLL_LEAVES;
     } else {
         f = 2;
@@ -83,7 +60,6 @@ static unsigned tree_fanout(unsigned groups, unsigned release)
         if (f < GS_TREE_MIN_FANOUT)
             f = groups < GS_TREE_MIN_FANOUT ? groups : GS_TREE_MIN_FANOUT;
     }
-    f = env_uint("GRIDSYNC_TREE_FANOUT", f, 1u << 20);
     return f < 2 ? 2 : f;
 }
 
@@ -100,8 +76,7 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_LEAVES] = b->leaves;
     hdr[GS_HDR_RELEASE] = b->release;
     hdr[GS_HDR_GROUP_SIZE] = b->group_size;
-    /* 32 ns (a 64 ns sleep on Hopper) unless GRIDSYNC_BACKOFF_NS says otherwise. */
-    hdr[GS_HDR_BACKOFF] = env_uint("GRIDSYNC_BACKOFF_NS", 32, 1000000);
+    hdr[GS_HDR_BACKOFF] = b->backoff_ns;
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
 }
 
@@ -153,8 +128,18 @@ static gs_algo resolve_auto(const gs_device *dev, unsigned groups)
     unsigned cus = dev->info.compute_units ? dev->info.compute_units : 1;
     return groups <= GS_AUTO_FLIP_PER_CU * cus ? GS_ALGO_FLIP : GS_ALGO_TREE;
 }
+/* 32 ns (a 64 ns sleep on Hopper) unless the options say otherwise. */
+#define GS_DEFAULT_BACKOFF_NS 32u
+
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
 {
+    return gs_barrier_create_with(dev, algo, groups, NULL, out);
+}
+
+gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
+                                 const gs_barrier_options *options, gs_barrier **out)
+{
+    gs_barrier_options o;
     if (!out)
         return GS_ERR_INVALID_ARGUMENT;
     *out = NULL;
@@ -166,29 +151,31 @@ gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_ba
         algo = resolve_auto(dev, groups);
     if (!gs_algo_supported(dev, algo))
         return GS_ERR_UNSUPPORTED;
+    gs_status s = gs_barrier_options_resolve(options, groups, &o);
+    if (s != GS_OK)
+        return s;
     gs_barrier *b = calloc(1, sizeof *b);
     if (!b)
         return GS_ERR_OUT_OF_MEMORY;
     b->dev = dev;
     b->algo = algo;
     b->groups = groups;
-    b->timeout_ms = env_timeout_ms();
+    b->timeout_ms = o.timeout_ms != GS_OPTION_DEFAULT ? o.timeout_ms : GS_DEFAULT_TIMEOUT_MS;
+    b->backoff_ns = o.backoff_ns != GS_OPTION_DEFAULT ? o.backoff_ns : GS_DEFAULT_BACKOFF_NS;
     b->spinners = dev->ops->spinners(dev);
-    b->release = release_form(algo, groups);
-    unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release) : 1;
+    b->release = release_form(algo, groups, &o);
+    unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release, &o) : 1;
     /* the device packs the count of leaves into 15 bits (gridsync/grid.h, GS_AUX_*) */
     if (fanout < (groups + GS_AUX_MAX_COUNT - 1) / GS_AUX_MAX_COUNT)
         fanout = (groups + GS_AUX_MAX_COUNT - 1) / GS_AUX_MAX_COUNT;
     b->leaves = algo == GS_ALGO_TREE ? (groups + fanout - 1) / fanout : 0;
     if (algo != GS_ALGO_TREE && b->release == GS_RELEASE_LINES)
-        b->leaves = flip_lines(groups);
+        b->leaves = flip_lines(groups, &o);
     if (algo == GS_ALGO_SHARDED) /* one counter per polling lane of a warp, at most */
-        b->leaves = env_uint("GRIDSYNC_SHARDS", groups < 32 ? groups : 32, 1024);
-    if (algo == GS_ALGO_SHARDED && (b->leaves == 0 || b->leaves > groups))
-        b->leaves = groups < 32 ? groups : 32;
+        b->leaves = o.shards != GS_OPTION_DEFAULT ? o.shards : groups < 32 ? groups : 32;
     atomic_init(&b->busy, 0);
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
-    gs_status s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
+    s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
     if (s == GS_OK && (s = reset_state(b)) != GS_OK)
         dev->ops->mem_free(dev, b->state);
     if (s != GS_OK) {
@@ -331,7 +318,8 @@ static gs_status diagnose(gs_barrier *b)
         for (unsigned g = 0; g < b->groups; ++g) {
             uint32_t arrived = words[GS_WORD(GS_LINE_GROUP_A(g), GS_G_ARRIVED)];
             if ((uint32_t)(arrived - needed) >= GS_FLIP_BIT) {
-                if (b->abort.missing < sizeof b->abort.first_missing / sizeof *b->abort.first_missing)
+                if (b->abort.missing <
+                    sizeof b->abort.first_missing / sizeof *b->abort.first_missing)
                     b->abort.first_missing[b->abort.missing] = g;
                 ++b->abort.missing;
             }
@@ -361,8 +349,8 @@ static void add_stray(gs_barrier *b, unsigned group, unsigned item)
 static gs_status after_launch(gs_barrier *b, int check_ack)
 {
     uint32_t line[GS_ABORT_STRAY_ITEM + 1];
-    gs_status s = b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line,
-                                        sizeof line);
+    gs_status s =
+        b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line, sizeof line);
     if (s != GS_OK)
         return s;
     if (line[GS_ABORT_REASON] == GS_ABORT_NONE && (!check_ack || line[GS_ABORT_ACK] != 0))

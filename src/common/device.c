@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "knobs.h"
 
 static const gs_backend_ops *ops_for(gs_backend backend)
 {
@@ -56,8 +57,8 @@ gs_status gs_device_open(gs_backend backend, int index, gs_device **out)
     if (index < 0)
         return GS_ERR_INVALID_ARGUMENT;
     if (backend == GS_BACKEND_AUTO) {
-        const char *env = getenv("GRIDSYNC_BACKEND");
-        if (env && *env && gs_backend_from_name(env, &backend) != GS_OK)
+        const char *env = gs_knob_text(GS_KNOB_BACKEND);
+        if (env && gs_backend_from_name(env, &backend) != GS_OK)
             return GS_ERR_INVALID_ARGUMENT;
     }
     if (backend == GS_BACKEND_AUTO)

@@ -17,13 +17,13 @@ typedef struct gs_mem gs_mem; /* a device buffer, back-end defined */
 
 /* One request to run the built-in kernel (src/kernels/workloads.h). */
 typedef struct gs_launch {
-    gs_mem *state;           /* barrier state */
-    gs_mem *a, *b, *c;       /* workload buffers; c holds GS_C_WORDS counters */
-    gs_work_params params;   /* params.phase_begin .. params.phase_end */
-    unsigned groups;         /* groups launched */
-    unsigned group_size;     /* work-items per group */
-    gs_algo algo;            /* RELAUNCH*: one launch per phase, timed as one span */
-    unsigned timeout_ms;     /* the barrier's wait bound (for host-side waits) */
+    gs_mem *state;         /* barrier state */
+    gs_mem *a, *b, *c;     /* workload buffers; c holds GS_C_WORDS counters */
+    gs_work_params params; /* params.phase_begin .. params.phase_end */
+    unsigned groups;       /* groups launched */
+    unsigned group_size;   /* work-items per group */
+    gs_algo algo;          /* RELAUNCH*: one launch per phase, timed as one span */
+    unsigned timeout_ms;   /* the barrier's wait bound (for host-side waits) */
 } gs_launch;
 
 typedef struct gs_backend_ops {
@@ -68,20 +68,21 @@ gs_status gs_native_fail(gs_device *dev, int code, const char *what);
 
 struct gs_barrier {
     gs_device *dev;
-    gs_algo algo;     /* the protocol it runs (GS_ALGO_AUTO resolved) */
+    gs_algo algo; /* the protocol it runs (GS_ALGO_AUTO resolved) */
     unsigned groups;
     unsigned leaves, spinners;
     unsigned release; /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     unsigned timeout_ms;
+    unsigned backoff_ns; /* the header's GS_HDR_BACKOFF */
     size_t bytes;
     gs_mem *state;
     int aborted;
     gs_abort_info abort;
     unsigned group_size; /* the group size the state counts for (header); 0 before any launch */
-    gs_dim3 grid, block;  /* the last launch's shape */
-    atomic_int busy;      /* 1 from a launch's start until it is collected */
-    void *pending;        /* the back end's record of a user launch in flight, or NULL */
-    double elapsed_ns;    /* device time of the last collected user launch */
+    gs_dim3 grid, block; /* the last launch's shape */
+    atomic_int busy;     /* 1 from a launch's start until it is collected */
+    void *pending;       /* the back end's record of a user launch in flight, or NULL */
+    double elapsed_ns;   /* device time of the last collected user launch */
 };
 
 /* Starts a launch through `b` of `grid` groups of `block` work-items: refuses it while
@@ -102,6 +103,11 @@ gs_status gs_barrier_clear_ack(gs_barrier *b);
 gs_status gs_barrier_end_launch(gs_barrier *b, gs_status launched, int check_ack);
 /* The byte offset of the acknowledgement word a launch clears first. */
 #define GS_ACK_OFFSET (GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK) * 4u)
+/* options.c: `o`'s fields checked (GS_ERR_INVALID_ARGUMENT out of range) and, where
+ * GS_OPTION_DEFAULT, taken from the environment into *r; what neither sets stays
+ * GS_OPTION_DEFAULT, for the protocol's own choice. A NULL `o` sets nothing. */
+gs_status gs_barrier_options_resolve(const gs_barrier_options *o, unsigned groups,
+                                     gs_barrier_options *r);
 /* Whether a protocol has no device code of its own (the relaunch baselines). */
 int gs_algo_is_host(gs_algo algo);
 

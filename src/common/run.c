@@ -16,8 +16,8 @@
 
 typedef struct buffers {
     size_t a_words, b_words;
-    uint32_t *a, *b;       /* host images: initial values, then results */
-    gs_mem *da, *db, *dc;  /* device copies */
+    uint32_t *a, *b;      /* host images: initial values, then results */
+    gs_mem *da, *db, *dc; /* device copies */
 } buffers;
 
 static unsigned phases_of(const gs_run_config *cfg)
@@ -48,7 +48,8 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
     *logical = cfg->logical_groups ? cfg->logical_groups : cfg->groups;
     if (*logical < cfg->groups || (uint64_t)*logical * cfg->group_size > MAX_ITEMS)
         return GS_ERR_INVALID_ARGUMENT;
-    if (cfg->workload == GS_WORKLOAD_STENCIL && (cfg->iterations == 0 || cfg->iterations > (1u << 30)))
+    if (cfg->workload == GS_WORKLOAD_STENCIL &&
+        (cfg->iterations == 0 || cfg->iterations > (1u << 30)))
         return GS_ERR_INVALID_ARGUMENT;
     if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
         (cfg->split != 0 && cfg->split != 1))
@@ -185,16 +186,25 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
     unsigned logical;
     gs_status s = validate(b, cfg, &logical);
     if (s != GS_OK || (s = gs_barrier_begin_launch(b, GS_DIM3_1D(cfg->groups),
-                                                    GS_DIM3_1D(cfg->group_size), 0)) != GS_OK)
+                                                   GS_DIM3_1D(cfg->group_size), 0)) != GS_OK)
         return s;
 
     size_t items = (size_t)logical * cfg->group_size;
     buffers bu = {0};
     switch (cfg->workload) {
     case GS_WORKLOAD_TESTSYNC:
-    case GS_WORKLOAD_STENCIL: bu.a_words = items; bu.b_words = items; break;
-    case GS_WORKLOAD_MP: bu.a_words = 2 * items; bu.b_words = GS_SCRATCH_WORDS; break;
-    default: bu.a_words = 1; bu.b_words = 1; break;
+    case GS_WORKLOAD_STENCIL:
+        bu.a_words = items;
+        bu.b_words = items;
+        break;
+    case GS_WORKLOAD_MP:
+        bu.a_words = 2 * items;
+        bu.b_words = GS_SCRATCH_WORDS;
+        break;
+    default:
+        bu.a_words = 1;
+        bu.b_words = 1;
+        break;
     }
     bu.a = malloc(bu.a_words * 4);
     bu.b = malloc(bu.b_words * 4);
@@ -229,8 +239,8 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
         res->barriers = l.params.phase_end - 1;
         s = check(b->dev, cfg, &l.params, &bu, res);
     }
-    if (s == GS_OK && (res->mismatches || (cfg->workload == GS_WORKLOAD_STENCIL && !cfg->seed &&
-                                           !res->all_equal)))
+    if (s == GS_OK && (res->mismatches ||
+                       (cfg->workload == GS_WORKLOAD_STENCIL && !cfg->seed && !res->all_equal)))
         s = GS_ERR_CHECK_FAILED;
     free_buffers(b->dev, &bu);
     return s;

@@ -7,19 +7,26 @@ const char *gs_status_string(gs_status status)
 {
     switch (status) {
     case GS_OK: return "GS_OK: success";
-    case GS_ERR_INVALID_ARGUMENT: return "GS_ERR_INVALID_ARGUMENT: a null handle or pointer, or a count out of range";
+    case GS_ERR_INVALID_ARGUMENT:
+        return "GS_ERR_INVALID_ARGUMENT: a null handle or pointer, or a count out of range";
     case GS_ERR_UNKNOWN_ALGO: return "GS_ERR_UNKNOWN_ALGO: no barrier protocol of that name";
     case GS_ERR_UNSUPPORTED: return "GS_ERR_UNSUPPORTED: not available on this back end";
     case GS_ERR_NO_DEVICE: return "GS_ERR_NO_DEVICE: no such device";
-    case GS_ERR_BACKEND_UNAVAILABLE: return "GS_ERR_BACKEND_UNAVAILABLE: back end not built into this library";
+    case GS_ERR_BACKEND_UNAVAILABLE:
+        return "GS_ERR_BACKEND_UNAVAILABLE: back end not built into this library";
     case GS_ERR_OUT_OF_MEMORY: return "GS_ERR_OUT_OF_MEMORY: out of host or device memory";
-    case GS_ERR_TOO_MANY_GROUPS: return "GS_ERR_TOO_MANY_GROUPS: the grid cannot be co-resident on this device";
-    case GS_ERR_TIMEOUT: return "GS_ERR_TIMEOUT: a barrier wait passed its deadline; some group never arrived";
-    case GS_ERR_NEEDS_RESET: return "GS_ERR_NEEDS_RESET: the barrier aborted; call gs_barrier_reset";
+    case GS_ERR_TOO_MANY_GROUPS:
+        return "GS_ERR_TOO_MANY_GROUPS: the grid cannot be co-resident on this device";
+    case GS_ERR_TIMEOUT:
+        return "GS_ERR_TIMEOUT: a barrier wait passed its deadline; some group never arrived";
+    case GS_ERR_NEEDS_RESET:
+        return "GS_ERR_NEEDS_RESET: the barrier aborted; call gs_barrier_reset";
     case GS_ERR_BUILD: return "GS_ERR_BUILD: the OpenCL program did not build";
     case GS_ERR_NATIVE: return "GS_ERR_NATIVE: a CUDA, OpenCL or system call failed";
-    case GS_ERR_BAD_STATE: return "GS_ERR_BAD_STATE: the kernel found barrier state of another grid or kind";
-    case GS_ERR_CHECK_FAILED: return "GS_ERR_CHECK_FAILED: the result differs from the sequential reference";
+    case GS_ERR_BAD_STATE:
+        return "GS_ERR_BAD_STATE: the kernel found barrier state of another grid or kind";
+    case GS_ERR_CHECK_FAILED:
+        return "GS_ERR_CHECK_FAILED: the result differs from the sequential reference";
     case GS_ERR_SMALL_BUFFER: return "GS_ERR_SMALL_BUFFER: the output buffer is too small";
     case GS_ERR_BUSY: return "GS_ERR_BUSY: the barrier has a launch in flight; collect it first";
     }

@@ -103,10 +103,7 @@ static void *cpu_mem_native(gs_mem *m) { return m->p; }
 /* The relaunch baseline starts a new grid of threads per phase: what ending the
  * kernel costs on this back end. */
 /* The state's abort line, which a broken team raises (team.c). */
-static gs_word *abort_line(void *state)
-{
-    return (gs_word *)state + GS_WORD(GS_LINE_ABORT, 0);
-}
+static gs_word *abort_line(void *state) { return (gs_word *)state + GS_WORD(GS_LINE_ABORT, 0); }
 
 static gs_status cpu_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns)
 {
@@ -165,8 +162,8 @@ gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
         return GS_ERR_UNSUPPORTED;
     if (gs_algo_is_host(b->algo))
         return GS_ERR_UNSUPPORTED;
-    uint64_t items = (uint64_t)groups.x * groups.y * groups.z * group_size.x * group_size.y *
-                     group_size.z;
+    uint64_t items =
+        (uint64_t)groups.x * groups.y * groups.z * group_size.x * group_size.y * group_size.z;
     uint64_t size = (uint64_t)group_size.x * group_size.y * group_size.z;
     if (items == 0 || size > GS_CPU_MAX_GROUP_SIZE)
         return GS_ERR_INVALID_ARGUMENT;

@@ -97,7 +97,7 @@ int gs_cpu_team_barrier_or(int pred)
 typedef struct grid_run {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int go;      /* 1: run the kernel, -1: leave without running it */
+    int go; /* 1: run the kernel, -1: leave without running it */
     void (*kernel)(void *);
     void *arg;
 } grid_run;
@@ -225,7 +225,8 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
         m->self.team = &g->teams[m->self.group];
         int e = pthread_create(&g->threads[g->started], &attr, member_main, m);
         if (e != 0) {
-            g->status = e == EAGAIN ? GS_ERR_OUT_OF_MEMORY : gs_native_fail(dev, e, "pthread_create");
+            g->status =
+                e == EAGAIN ? GS_ERR_OUT_OF_MEMORY : gs_native_fail(dev, e, "pthread_create");
             break;
         }
     }
@@ -245,7 +246,8 @@ gs_status gs_cpu_grid_join(gs_cpu_grid *g, double *elapsed_ns)
         pthread_join(g->threads[i], NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (elapsed_ns)
-        *elapsed_ns = (double)(t1.tv_sec - g->t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - g->t0.tv_nsec);
+        *elapsed_ns =
+            (double)(t1.tv_sec - g->t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - g->t0.tv_nsec);
     for (unsigned t = 0; t < g->groups; ++t) {
         if (g->teams[t].broken && s == GS_OK)
             s = GS_ERR_TIMEOUT;

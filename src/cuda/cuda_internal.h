@@ -1,7 +1,13 @@
 /* src/cuda/cuda_internal.h - the CUDA back end's runtime, shared by its files.
  *
- * The host code is C (device_cuda.c, host_cuda.c) over the CUDA runtime's C API;
- * the kernels live in .cu files and are reached through C accessors. */
+ * The host code is C over the CUDA runtime's C API; the kernels live in .cu files and
+ * are reached through C accessors. The files depend one way, each only on those below:
+ *   device_cuda.c    the gs_backend_ops table
+ *   host_cuda.c      the public functions of gridsync/host_cuda.h, gs_backend_ops.collect
+ *   launch_cuda.c    launches of the built-in kernel, the resident enqueue
+ *   bounds_cuda.c    co-residency bounds, supported protocols, cluster sizes
+ *   open_cuda.c memory_cuda.c kernels_cuda.c  devices, buffers, kernel choice
+ *   native_cuda.c    CUDA errors */
 #ifndef GRIDSYNC_SRC_CUDA_INTERNAL_H
 #define GRIDSYNC_SRC_CUDA_INTERNAL_H
 
@@ -14,7 +20,8 @@ extern "C" {
 /* The host stubs of the built-in kernel, three per protocol (kernel_<name>.cu, see
  * kernel_algo.cuh: `form` one of GS_FORM_* of kernels/workloads.h), for
  * cudaLaunchKernelExC. */
-#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) const void *gs_cuda_kernel_##name(int form);
+#define GS_CUDA_KERNEL_DECL_(ID, name, value, text, desc) \
+    const void *gs_cuda_kernel_##name(int form);
 GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_DECL_)
 GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
 #undef GS_CUDA_KERNEL_DECL_
@@ -28,11 +35,6 @@ const void *gs_cuda_kernel_relaunch(int form);
 #include <cuda_runtime_api.h>
 
 #include "common/internal.h"
-
-/* The built-in kernel for `algo` (relaunch and relaunch-graph share one): with_compute 1
- * for the one with the independent work and the split phase (gs_work_params.compute,
- * .split). */
-const void *gs_cuda_work_kernel(gs_algo algo, int with_compute);
 
 typedef struct gs_cuda_device {
     struct gs_device base; /* first: the common code sees a gs_device */
@@ -50,16 +52,47 @@ struct gs_mem {
     size_t bytes;
 };
 
-/* Maps a CUDA error to a status and records it on the device (clears a non-sticky
- * error): cooperative launch too large -> GS_ERR_TOO_MANY_GROUPS, allocation ->
- * GS_ERR_OUT_OF_MEMORY, everything else GS_ERR_NATIVE. */
+static inline gs_cuda_device *gs_cuda(gs_device *dev) { return (gs_cuda_device *)dev; }
+/* Whether `dev` is an open device of this back end: by its id, so that no file below
+ * device_cuda.c needs the ops table defined there. */
+static inline int gs_cuda_is_ours(const gs_device *dev)
+{
+    return dev != NULL && dev->ops != NULL && dev->ops->id == GS_BACKEND_CUDA;
+}
+
+/* native_cuda.c: maps a CUDA error to a status and records it on the device (clears a
+ * non-sticky error): cooperative launch too large -> GS_ERR_TOO_MANY_GROUPS, allocation
+ * -> GS_ERR_OUT_OF_MEMORY, everything else GS_ERR_NATIVE. */
 gs_status gs_cuda_fail(gs_device *dev, cudaError_t e, const char *what);
 
+/* open_cuda.c: gs_backend_ops.count, .open, .close */
+int gs_cuda_count(void);
+gs_status gs_cuda_open(int index, gs_device **out);
+void gs_cuda_close(gs_device *dev);
+
+/* memory_cuda.c: gs_backend_ops.mem_* */
+gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out);
+void gs_cuda_mem_free(gs_device *dev, gs_mem *m);
+gs_status gs_cuda_mem_write(gs_device *dev, gs_mem *m, size_t off, const void *src, size_t n);
+gs_status gs_cuda_mem_read(gs_device *dev, gs_mem *m, size_t off, void *dst, size_t n);
+void *gs_cuda_mem_native(gs_mem *m);
+
+/* kernels_cuda.c: the built-in kernel for `algo` (relaunch and relaunch-graph share
+ * one) in `form` (GS_FORM_*), and the form a launch with these parameters needs. */
+const void *gs_cuda_work_kernel(gs_algo algo, int form);
+int gs_cuda_kernel_form(const gs_work_params *prm);
+
+/* bounds_cuda.c */
+/* The launch configuration of `grid` x `block` on `stream`, without attributes. */
+void gs_cuda_set_grid(cudaLaunchConfig_t *cfg, gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
+                      cudaStream_t stream);
 /* The co-residency bound of `kernel` with this block size and dynamic shared memory:
  * the occupancy API times the SMs. */
 gs_status gs_cuda_kernel_bound(gs_cuda_device *d, const void *kernel, unsigned group_size,
                                size_t shared_bytes, unsigned *out);
-
+/* gs_backend_ops.max_groups, .algo_supported */
+gs_status gs_cuda_builtin_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
+int gs_cuda_algo_supported(const gs_device *dev, gs_algo algo);
 /* The cluster size the cluster protocol uses for this grid: GRIDSYNC_CLUSTER_SIZE if
  * set, else the largest of 8, 4, 2 that divides the grid's x extent `x_groups` and keeps
  * groups/size clusters within cudaOccupancyMaxActiveClusters, else 1 (a degenerate
@@ -68,17 +101,18 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
                                unsigned x_groups, unsigned group_size, size_t shared_bytes,
                                unsigned *out);
 
+/* launch_cuda.c */
 /* Enqueues `kernel` on `stream` so that every group is co-resident (refusing the grid
  * with GS_ERR_TOO_MANY_GROUPS otherwise): cooperative launch, plus the cluster dimension
  * (along x, dividing grid.x) for GS_ALGO_CLUSTER. Does not wait. */
 gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
-                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
-                                   void **args, cudaStream_t stream);
+                                   gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
+                                   cudaStream_t stream);
+/* gs_backend_ops.launch */
+gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns);
 
-/* gs_backend_ops.collect (host_cuda.c). */
+/* host_cuda.c: gs_backend_ops.collect. */
 gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b);
-
-extern const gs_backend_ops gs_cuda_ops;
 #endif
 
 #endif

@@ -7,7 +7,7 @@
 
 static gs_cuda_device *cuda_of(gs_device *dev)
 {
-    return dev && dev->ops == &gs_cuda_ops ? (gs_cuda_device *)dev : NULL;
+    return gs_cuda_is_ours(dev) ? gs_cuda(dev) : NULL;
 }
 
 /* A user launch in flight (gs_barrier.pending). */
@@ -41,8 +41,8 @@ static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, g
         e = cudaEventRecord(p->start, stream);
     if (e != cudaSuccess)
         return gs_cuda_fail(&d->base, e, "cudaMemsetAsync");
-    gs_status s = gs_cuda_enqueue_resident(d, kernel, b->algo, grid, block, shared_bytes, args,
-                                           stream);
+    gs_status s =
+        gs_cuda_enqueue_resident(d, kernel, b->algo, grid, block, shared_bytes, args, stream);
     if (s == GS_OK && p && (e = cudaEventRecord(p->stop, stream)) != cudaSuccess)
         s = gs_cuda_fail(&d->base, e, "cudaEventRecord");
     return s;
@@ -114,8 +114,7 @@ gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, 
 }
 
 gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                               size_t shared_bytes, void **args, void *stream,
-                               double *elapsed_ns)
+                               size_t shared_bytes, void **args, void *stream, double *elapsed_ns)
 {
     if (elapsed_ns)
         *elapsed_ns = 0;
@@ -169,7 +168,7 @@ gs_status gs_cuda_ordinal(const gs_device *dev, int *ordinal)
 {
     if (!dev || !ordinal)
         return GS_ERR_INVALID_ARGUMENT;
-    if (dev->ops != &gs_cuda_ops)
+    if (!gs_cuda_is_ours(dev))
         return GS_ERR_UNSUPPORTED;
     *ordinal = ((const gs_cuda_device *)dev)->ordinal;
     return GS_OK;

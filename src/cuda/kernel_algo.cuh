@@ -23,7 +23,7 @@
 /* 1024 threads per block must stay possible, and 2048 threads per SM: at most 32
  * registers (ptxas reads the bound as a full SM of such blocks). */
 extern "C" __global__ void __launch_bounds__(1024)
-GS_KERNEL_NAME(gs_word *state, unsigned *a, unsigned *b, gs_word *c, gs_work_params prm)
+    GS_KERNEL_NAME(gs_word *state, unsigned *a, unsigned *b, gs_word *c, gs_work_params prm)
 {
     gs_work_kernel_body(state, a, b, c, prm, GS_FORM_PROGRAMS);
 }
@@ -31,8 +31,8 @@ GS_KERNEL_NAME(gs_word *state, unsigned *a, unsigned *b, gs_word *c, gs_work_par
 /* The barrier-only program alone (gs_run_config.work GS_WORK_EMPTY without compute or
  * split: bench groups, iters, wgsize; workloads.h says why a kernel of its own). */
 extern "C" __global__ void __launch_bounds__(1024)
-GS_KERNEL_CAT(GS_KERNEL_NAME, _barriers)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
-                                         gs_work_params prm)
+    GS_KERNEL_CAT(GS_KERNEL_NAME, _barriers)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
+                                             gs_work_params prm)
 {
     gs_work_kernel_body(state, a, b, c, prm, GS_FORM_BARRIERS);
 }
@@ -40,8 +40,8 @@ GS_KERNEL_CAT(GS_KERNEL_NAME, _barriers)(gs_word *state, unsigned *a, unsigned *
 /* The same with the independent work and the split phase (gs_run_config.compute,
  * .split; bench split). */
 extern "C" __global__ void __launch_bounds__(1024)
-GS_KERNEL_CAT(GS_KERNEL_NAME, _compute)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
-                                        gs_work_params prm)
+    GS_KERNEL_CAT(GS_KERNEL_NAME, _compute)(gs_word *state, unsigned *a, unsigned *b, gs_word *c,
+                                            gs_work_params prm)
 {
     gs_work_kernel_body(state, a, b, c, prm, GS_FORM_ALL);
 }

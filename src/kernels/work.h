@@ -4,10 +4,10 @@
 #ifndef GRIDSYNC_WORK_H
 #define GRIDSYNC_WORK_H
 
-#define GS_WORK_EMPTY 0u    /* phases do nothing: the barrier alone is timed */
-#define GS_WORK_TESTSYNC 1u /* the blog's test_sync: write group id, barrier, read mirror */
-#define GS_WORK_STENCIL 2u  /* the Chinese blog's a[i] = a[i] + a[i+1] + a[i+2] */
-#define GS_WORK_MP 3u       /* message passing: every group checks every other group */
+#define GS_WORK_EMPTY 0u      /* phases do nothing: the barrier alone is timed */
+#define GS_WORK_TESTSYNC 1u   /* the blog's test_sync: write group id, barrier, read mirror */
+#define GS_WORK_STENCIL 2u    /* the Chinese blog's a[i] = a[i] + a[i+1] + a[i+2] */
+#define GS_WORK_MP 3u         /* message passing: every group checks every other group */
 #define GS_WORK_FAULT_EXIT 4u /* the last group leaves before its first barrier */
 #define GS_WORK_FAULT_SKIP 5u /* the last group skips one barrier */
 

@@ -70,8 +70,7 @@ GS_DEVICE gs_u32 gs_mp_value(gs_u32 seed, gs_u32 phase, gs_u32 group, gs_u32 lid
 /* test_sync: phase 0 writes the group id after an atomic that staggers the groups,
  * phase 1 reads the element mirrored across the whole grid. */
 GS_DEVICE void gs_testsync_phase(gs_u32 phase, gs_u32 lg, gs_u32 lid, gs_u32 lsize, gs_u32 items,
-                                 GS_GLOBAL gs_u32 *tmp, GS_GLOBAL gs_u32 *out,
-                                 GS_GLOBAL gs_word *c)
+                                 GS_GLOBAL gs_u32 *tmp, GS_GLOBAL gs_u32 *out, GS_GLOBAL gs_word *c)
 {
     gs_u32 id = lg * lsize + lid;
     if (phase == 0u) {
@@ -181,8 +180,7 @@ GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg,
  * touch no shared data, so they may run between gs_arrive and gs_wait_token. The result
  * decides an atomic add that practically never happens (x would have to hit one 32-bit
  * value), so the compiler cannot drop the chain. */
-GS_DEVICE void gs_compute(const gs_work_params *prm, gs_u32 phase, gs_u32 lid,
-                          GS_GLOBAL gs_word *c)
+GS_DEVICE void gs_compute(const gs_work_params *prm, gs_u32 phase, gs_u32 lid, GS_GLOBAL gs_word *c)
 {
     gs_u32 x = phase * 0x9e3779b9u ^ lid;
     for (gs_u32 k = 0u; k < prm->compute; ++k)
@@ -225,8 +223,8 @@ GS_DEVICE void gs_work_barriers_only(gs_grid *g, const gs_work_params *prm)
  * against 969 ns per barrier at 132 x 256 on an H100, 2968 against 2162 at 1056; with the
  * compute in the same kernel too, up to 22% slower in an H100 run of the eighth round). */
 GS_DEVICE void gs_work_kernel_body(GS_GLOBAL gs_word *state, GS_GLOBAL gs_u32 *a,
-                                   GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c,
-                                   gs_work_params prm, int form)
+                                   GS_GLOBAL gs_u32 *b, GS_GLOBAL gs_word *c, gs_work_params prm,
+                                   int form)
 {
     int with_compute = form == GS_FORM_ALL;
     gs_grid g = gs_work_begin(state);

@@ -15,7 +15,8 @@
  * the ordering is chosen and the calibration kernel lives; each protocol's at its
  * first launch, with the options that worked. PoCL caches every binary under
  * POCL_CACHE_DIR. */
-#include "opencl_internal.h"
+#include "cl_build.h"
+#include "common/knobs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ static const char gs_cl_weaken_options[] = ""
                                            " -DGS_WEAKEN_ORDER=" GS_CL_STR(GS_WEAKEN_ORDER)
 #endif
 #if defined(GS_WEAKEN_COUNT)
-                                           " -DGS_WEAKEN_COUNT=" GS_CL_STR(GS_WEAKEN_COUNT)
+                                               " -DGS_WEAKEN_COUNT=" GS_CL_STR(GS_WEAKEN_COUNT)
 #endif
     ;
 
@@ -65,10 +66,12 @@ static void append_build_log(gs_cl_device *d, cl_program program, gs_cl_log *log
 {
     size_t bytes = 0;
     char *text;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) != CL_SUCCESS ||
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) !=
+            CL_SUCCESS ||
         bytes <= 1 || (text = malloc(bytes + 1)) == NULL)
         return;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, bytes, text, NULL) == CL_SUCCESS) {
+    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, bytes, text, NULL) ==
+        CL_SUCCESS) {
         text[bytes] = '\0';
         size_t n = strlen(text);
         if (n > 0)
@@ -80,10 +83,8 @@ static void append_build_log(gs_cl_device *d, cl_program program, gs_cl_log *log
 /* The ordering forced by GRIDSYNC_CL_ORDERING, or -1. */
 static int forced_ordering(void)
 {
-    const char *e = getenv("GRIDSYNC_CL_ORDERING");
-    if (e && (e[0] == '0' || e[0] == '1' || e[0] == '2') && e[1] == '\0')
-        return e[0] - '0';
-    return -1;
+    unsigned v;
+    return gs_knob_uint(GS_KNOB_CL_ORDERING, &v) ? (int)v : -1;
 }
 
 static void release_variant(gs_cl_variant *v)
@@ -103,9 +104,9 @@ enum { GS_TRY_BUILT, GS_TRY_REJECTED, GS_TRY_ERROR };
 static const char *protocol_option(unsigned algo)
 {
     switch (algo) {
-#define GS_CL_PROTOCOL_CASE_(ID, name, value, text, desc)                                   \
+#define GS_CL_PROTOCOL_CASE_(ID, name, value, text, desc) \
     case GS_ALGO_##ID: return "-DGS_WORK_PROTOCOL=" #name;
-    GS_PROTOCOLS_SHARED(GS_CL_PROTOCOL_CASE_)
+        GS_PROTOCOLS_SHARED(GS_CL_PROTOCOL_CASE_)
 #undef GS_CL_PROTOCOL_CASE_
     default: return "-DGS_WORK_NO_BARRIER=1"; /* relaunch: one phase a launch */
     }
@@ -127,8 +128,8 @@ static int try_build(gs_cl_device *d, unsigned algo, const char *options, gs_cl_
 
     snprintf(all, sizeof all, "%s %s", options, protocol_option(algo));
     v->tried = 1;
-    v->program = clCreateProgramWithSource(d->ctx, sizeof sources / sizeof *sources, sources, NULL,
-                                           &err);
+    v->program =
+        clCreateProgramWithSource(d->ctx, sizeof sources / sizeof *sources, sources, NULL, &err);
     if (v->program == NULL || err != CL_SUCCESS) {
         v->program = NULL;
         v->status = gs_cl_fail(&d->base, err, "clCreateProgramWithSource");
@@ -201,8 +202,7 @@ gs_status gs_cl_build(gs_cl_device *d)
                 status = base->status;
                 done = 1;
                 break;
-            default:
-                break;
+            default: break;
             }
         }
     }

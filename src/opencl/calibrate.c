@@ -8,7 +8,7 @@
  * of a barrier run, and such polls are several times slower than one idle poller's
  * (3.5x on PoCL with 2 workers, which stretched a 300 ms timeout past 1 s). The fastest
  * of a few runs converts milliseconds to polls, so a wait ends near its timeout. */
-#include "opencl_internal.h"
+#include "cl_build.h"
 
 #include <string.h>
 

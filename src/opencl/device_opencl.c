@@ -2,92 +2,9 @@
  * launches of the built-in kernel, co-residency bound, spinners and timeout units. */
 #include "opencl_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
-static const char *cl_error_name(cl_int err)
-{
-    switch (err) {
-#define GS_CL_ERR(x) case x: return #x;
-    GS_CL_ERR(CL_DEVICE_NOT_FOUND)
-    GS_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
-    GS_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
-    GS_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
-    GS_CL_ERR(CL_OUT_OF_RESOURCES)
-    GS_CL_ERR(CL_OUT_OF_HOST_MEMORY)
-    GS_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
-    GS_CL_ERR(CL_BUILD_PROGRAM_FAILURE)
-    GS_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-    GS_CL_ERR(CL_INVALID_VALUE)
-    GS_CL_ERR(CL_INVALID_DEVICE)
-    GS_CL_ERR(CL_INVALID_CONTEXT)
-    GS_CL_ERR(CL_INVALID_COMMAND_QUEUE)
-    GS_CL_ERR(CL_INVALID_MEM_OBJECT)
-    GS_CL_ERR(CL_INVALID_BUILD_OPTIONS)
-    GS_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
-    GS_CL_ERR(CL_INVALID_KERNEL_NAME)
-    GS_CL_ERR(CL_INVALID_KERNEL)
-    GS_CL_ERR(CL_INVALID_ARG_INDEX)
-    GS_CL_ERR(CL_INVALID_ARG_VALUE)
-    GS_CL_ERR(CL_INVALID_ARG_SIZE)
-    GS_CL_ERR(CL_INVALID_KERNEL_ARGS)
-    GS_CL_ERR(CL_INVALID_WORK_DIMENSION)
-    GS_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
-    GS_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
-    GS_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
-    GS_CL_ERR(CL_INVALID_EVENT)
-    GS_CL_ERR(CL_INVALID_OPERATION)
-    GS_CL_ERR(CL_INVALID_BUFFER_SIZE)
-#undef GS_CL_ERR
-    default: return NULL;
-    }
-}
-
-gs_status gs_cl_fail(gs_device *dev, cl_int err, const char *what)
-{
-    char text[160];
-    const char *name = cl_error_name(err);
-    gs_status s;
-    if (name)
-        snprintf(text, sizeof text, "%s: %s", what, name);
-    else
-        snprintf(text, sizeof text, "%s: OpenCL error %d", what, (int)err);
-    s = gs_native_fail(dev, (int)err, text);
-    if (err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE)
-        return GS_ERR_OUT_OF_MEMORY;
-    return s;
-}
-
-gs_status gs_cl_event_span(gs_device *dev, cl_event first, cl_event last, double *ns)
-{
-    cl_int err = clWaitForEvents(1, &last);
-    cl_int exec = CL_COMPLETE;
-    cl_ulong start = 0, end = 0;
-    if (err == CL_SUCCESS)
-        err = clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec, &exec, NULL);
-    if (err == CL_SUCCESS && exec < 0)
-        err = exec; /* the command ended abnormally: its error code */
-    if (err != CL_SUCCESS)
-        return gs_cl_fail(dev, err, "clWaitForEvents");
-    err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-    if (err != CL_SUCCESS)
-        return gs_cl_fail(dev, err, "clGetEventProfilingInfo");
-    if (ns)
-        *ns = end > start ? (double)(end - start) : 0.0;
-    return GS_OK;
-}
-
 /* ---- bounds ----------------------------------------------------------------------- */
-
-/* The most groups of `group_size` that run at once. One work-group per compute unit:
- * on PoCL a compute unit is a worker thread that runs one work-group to its end. */
-static unsigned coresident_bound(const gs_cl_device *d, unsigned group_size)
-{
-    (void)group_size;
-    return d->base.info.compute_units;
-}
 
 static gs_status cl_max_groups(gs_device *dev, unsigned group_size, unsigned *out)
 {
@@ -99,13 +16,8 @@ static gs_status cl_max_groups(gs_device *dev, unsigned group_size, unsigned *ou
         return d->build_status;
     if (group_size == 0u || group_size > d->kernel_wg_size)
         return GS_ERR_INVALID_ARGUMENT;
-    *out = coresident_bound(d, group_size);
+    *out = gs_cl_coresident_bound(dev, group_size);
     return GS_OK;
-}
-
-unsigned gs_cl_coresident_bound(const gs_device *dev, unsigned group_size)
-{
-    return coresident_bound(gs_cl_const(dev), group_size);
 }
 
 static int cl_algo_supported(const gs_device *dev, gs_algo algo)
@@ -125,10 +37,7 @@ static int cl_algo_supported(const gs_device *dev, gs_algo algo)
 
 /* PoCL (and any CPU device) runs a group's work-items one after another between
  * barriers: only work-item 0 may poll. GPUs: every work-item of the master. */
-static unsigned cl_spinners(const gs_device *dev)
-{
-    return dev->info.is_gpu ? 0u : 1u;
-}
+static unsigned cl_spinners(const gs_device *dev) { return dev->info.is_gpu ? 0u : 1u; }
 
 /* ---- memory ----------------------------------------------------------------------- */
 
@@ -195,10 +104,7 @@ static gs_status cl_mem_read(gs_device *dev, gs_mem *m, size_t offset, void *dst
     return GS_OK;
 }
 
-static void *cl_mem_native(gs_mem *m)
-{
-    return m ? (void *)m->buf : NULL;
-}
+static void *cl_mem_native(gs_mem *m) { return m ? (void *)m->buf : NULL; }
 
 /* ---- launch ----------------------------------------------------------------------- */
 

@@ -54,10 +54,12 @@ gs_status gs_cl_discover(gs_device *dev, unsigned group_size, unsigned *out)
         err = clFinish(d->queue);
     uint32_t count = 0, reason = 0;
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE, GS_DISC_COUNT * 4u, 4, &count, 0, NULL, NULL);
+        err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE, GS_DISC_COUNT * 4u, 4, &count, 0, NULL,
+                                  NULL);
     if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE, GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4u,
-                                  4, &reason, 0, NULL, NULL);
+        err = clEnqueueReadBuffer(d->queue, buf, CL_TRUE,
+                                  GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON) * 4u, 4, &reason, 0, NULL,
+                                  NULL);
     if (err != CL_SUCCESS)
         s = err == CL_BUILD_PROGRAM_FAILURE ? GS_ERR_BUILD : gs_cl_fail(dev, err, "discovery");
     else if (reason != GS_ABORT_NONE || count == 0)

@@ -38,7 +38,8 @@ static int walk(int want, cl_platform_id *platform, cl_device_id *device)
                 ndev = GS_CL_MAX_DEVICES;
             for (cl_uint i = 0; i < ndev; ++i) {
                 cl_device_type type = 0;
-                if (clGetDeviceInfo(devs[i], CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+                if (clGetDeviceInfo(devs[i], CL_DEVICE_TYPE, sizeof type, &type, NULL) !=
+                    CL_SUCCESS)
                     continue;
                 int gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
                 if (gpu != (pass == 0))
@@ -54,10 +55,7 @@ static int walk(int want, cl_platform_id *platform, cl_device_id *device)
     return n;
 }
 
-int gs_cl_count(void)
-{
-    return walk(-1, NULL, NULL);
-}
+int gs_cl_count(void) { return walk(-1, NULL, NULL); }
 
 /* "OpenCL 3.0 ..." / "OpenCL C 1.2 ..." -> major, minor after `prefix`. */
 static void parse_version(const char *text, const char *prefix, unsigned *major, unsigned *minor)
@@ -117,7 +115,8 @@ static void c_versions(gs_cl_device *d)
     d->c_has_20 = major == 2;
     if (d->platform_major >= 3) {
         size_t bytes = 0;
-        if (clGetDeviceInfo(d->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &bytes) == CL_SUCCESS &&
+        if (clGetDeviceInfo(d->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &bytes) ==
+                CL_SUCCESS &&
             bytes >= sizeof(cl_name_version)) {
             cl_name_version *v = malloc(bytes);
             if (v && clGetDeviceInfo(d->id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, bytes, v, NULL) ==
@@ -207,7 +206,6 @@ gs_status gs_cl_open(int index, gs_device **out)
         return GS_ERR_OUT_OF_MEMORY;
     }
     d->lock_made = 1;
-    d->base.ops = &gs_opencl_ops;
     d->platform = platform;
     d->id = id;
     d->build_status = GS_ERR_BUILD;

@@ -8,10 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *gs_opencl_device_source(void)
-{
-    return gs_cl_device_source;
-}
+const char *gs_opencl_device_source(void) { return gs_cl_device_source; }
 
 gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size)
 {

@@ -64,7 +64,9 @@ int bench_groups(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "groups";
-            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY, .groups = groups[gi], .group_size = block,
+            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY,
+                                 .groups = groups[gi],
+                                 .group_size = block,
                                  .iterations = iters};
             bench_measure(dev, o, algos[a], &cfg, r);
             table_show(t, stdout);

@@ -29,7 +29,9 @@ int bench_iters(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "iters";
-            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY, .groups = groups, .group_size = block,
+            gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY,
+                                 .groups = groups,
+                                 .group_size = block,
                                  .iterations = list[i]};
             bench_measure(dev, o, algos[a], &cfg, r);
             table_show(t, stdout);

@@ -88,9 +88,15 @@ static double now_s(void)
 static void measure(gs_device *dev, const cli_options *o, gs_algo method, const jsize *z,
                     unsigned groups, unsigned block, const float *reference, bench_row *r)
 {
-    gsj_config cfg = {.n = z->n, .iters = z->iters, .seed = JACOBI_SEED, .method = method,
-                      .groups = groups, .group_size = block, .repeats = o->repeats,
-                      .timeout_ms = o->timeout_ms, .reference = reference};
+    gsj_config cfg = {.n = z->n,
+                      .iters = z->iters,
+                      .seed = JACOBI_SEED,
+                      .method = method,
+                      .groups = groups,
+                      .group_size = block,
+                      .repeats = o->repeats,
+                      .timeout_ms = o->timeout_ms,
+                      .reference = reference};
     gsj_result res;
     gs_status s = gsj_run(dev, &cfg, &res);
     r->experiment = "jacobi";
@@ -110,9 +116,9 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, const 
     char shown[40];
     snprintf(shown, sizeof shown, method == GS_ALGO_AUTO && s == GS_OK ? "%s (%s)" : "%s%.0s",
              gs_algo_name(method), gs_algo_name(res.algo));
-    cli_progress("jacobi %u^2 x %u: %-16s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n, z->iters,
-                 shown, groups, block, r->total_ms, res.ms_per_iter, r->check, res.error[0] ? ": " : "",
-                 res.error);
+    cli_progress("jacobi %u^2 x %u: %-16s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n,
+                 z->iters, shown, groups, block, r->total_ms, res.ms_per_iter, r->check,
+                 res.error[0] ? ": " : "", res.error);
 }
 
 /* A `best` row per method: its fastest passing grid at this size (rows from `first`). */
@@ -146,19 +152,22 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
         memcpy(gl, o->groups, n_g * sizeof *gl);
     float *reference = malloc((size_t)z->n * z->n * sizeof *reference);
     double t0 = now_s();
-    gs_status s = reference ? gsj_reference(z->n, z->iters, JACOBI_SEED, reference) : GS_ERR_OUT_OF_MEMORY;
+    gs_status s =
+        reference ? gsj_reference(z->n, z->iters, JACOBI_SEED, reference) : GS_ERR_OUT_OF_MEMORY;
     if (s != GS_OK) {
         cli_progress("jacobi %u^2 x %u: no reference: %s", z->n, z->iters, gs_status_string(s));
         free(reference);
         return 1;
     }
-    cli_progress("jacobi %u^2 x %u: reference computed on the host in %.1f s", z->n, z->iters, now_s() - t0);
+    cli_progress("jacobi %u^2 x %u: reference computed on the host in %.1f s", z->n, z->iters,
+                 now_s() - t0);
     unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
     for (unsigned gi = 0; gi < n_g; ++gi)
         for (unsigned m = 0; m < n_ms; ++m) {
             unsigned groups = gl[gi], bound = 0;
             /* Default grids stop at the method's own bound (and are run once each). */
-            if (!o->n_groups && gsj_max_groups(dev, ms[m], block, &bound) == GS_OK && bound && groups > bound)
+            if (!o->n_groups && gsj_max_groups(dev, ms[m], block, &bound) == GS_OK && bound &&
+                groups > bound)
                 groups = bound;
             int seen = 0;
             for (unsigned k = 0; k < n_done[m]; ++k)

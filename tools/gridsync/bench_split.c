@@ -30,16 +30,20 @@ int bench_split(gs_device *dev, const cli_options *o, bench_table *t)
                 for (int split = 0; split < 2; ++split) {
                     unsigned groups = o->n_groups ? o->groups[gi] : one_per_unit;
                     unsigned compute = computes[w];
-                    cli_progress("split: %s, %s form, %u multiply-adds, %u groups of %u, %u barriers",
-                                 gs_algo_name(algos[a]), split ? "split" : "sync", compute, groups,
-                                 block, iters);
+                    cli_progress(
+                        "split: %s, %s form, %u multiply-adds, %u groups of %u, %u barriers",
+                        gs_algo_name(algos[a]), split ? "split" : "sync", compute, groups, block,
+                        iters);
                     bench_row *r = table_add(t);
                     if (!r)
                         return 2;
                     r->experiment = split ? "split" : "sync";
-                    gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY, .groups = groups,
-                                         .group_size = block, .iterations = iters,
-                                         .compute = compute, .split = split};
+                    gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY,
+                                         .groups = groups,
+                                         .group_size = block,
+                                         .iterations = iters,
+                                         .compute = compute,
+                                         .split = split};
                     bench_measure(dev, o, algos[a], &cfg, r);
                     table_show(t, stdout);
                 }
@@ -66,13 +70,14 @@ void bench_split_summary(const bench_table *t, FILE *f)
         if (strcmp(s->experiment, "split") != 0 || !(y = sync_of(t, s)))
             continue;
         if (s->status != GS_OK || y->status != GS_OK) {
-            fprintf(f, "  %-15s %6u groups, compute %7u: %s / %s\n", gs_algo_name(s->algo), s->groups,
-                    s->compute, y->check, s->check);
+            fprintf(f, "  %-15s %6u groups, compute %7u: %s / %s\n", gs_algo_name(s->algo),
+                    s->groups, s->compute, y->check, s->check);
             continue;
         }
         fprintf(f, "  %-15s %6u groups, compute %7u: %10.1f -> %10.1f (%+.1f ns, %+.0f%%)\n",
                 gs_algo_name(s->algo), s->groups, s->compute, y->ns_per_barrier, s->ns_per_barrier,
                 s->ns_per_barrier - y->ns_per_barrier,
-                y->ns_per_barrier > 0 ? 100.0 * (s->ns_per_barrier / y->ns_per_barrier - 1.0) : 0.0);
+                y->ns_per_barrier > 0 ? 100.0 * (s->ns_per_barrier / y->ns_per_barrier - 1.0)
+                                      : 0.0);
     }
 }

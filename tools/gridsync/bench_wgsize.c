@@ -8,7 +8,9 @@ int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t)
     static const unsigned blog_sizes[] = {1024, 64, 32};
     gs_algo algos[GS_ALGO_COUNT_];
     unsigned n_algos = cli_algos(o, dev, algos);
-    unsigned iters = o->iters ? o->iters : t->dev.is_gpu ? (o->quick ? 2000 : 20000) : (o->quick ? 20 : 100);
+    unsigned iters = o->iters        ? o->iters
+                     : t->dev.is_gpu ? (o->quick ? 2000 : 20000)
+                                     : (o->quick ? 20 : 100);
     for (unsigned s = 0; s < 3; ++s) {
         unsigned block = o->block ? o->block : blog_sizes[s];
         unsigned groups = 2048 / block;
@@ -23,7 +25,9 @@ int bench_wgsize(gs_device *dev, const cli_options *o, bench_table *t)
             if (!r)
                 return 2;
             r->experiment = "wgsize";
-            gs_run_config cfg = {.workload = GS_WORKLOAD_STENCIL, .groups = groups, .group_size = block,
+            gs_run_config cfg = {.workload = GS_WORKLOAD_STENCIL,
+                                 .groups = groups,
+                                 .group_size = block,
                                  .iterations = iters};
             bench_measure(dev, o, algos[a], &cfg, r);
             table_show(t, stdout);

@@ -45,10 +45,16 @@ static const char *run_one(check_ctx *c, gs_workload work, unsigned iters, unsig
 {
     gs_barrier *b;
     gs_run_result r;
-    gs_run_config cfg = {.workload = work, .groups = c->groups, .group_size = c->block,
-                         .iterations = iters, .seed = 0xc0ffeeu + c->groups, .delay = delay,
-                         .stress = stress, .late = work == GS_WORKLOAD_MP ? CHECK_LATE : 0,
-                         .compute = split ? CHECK_SPLIT_COMPUTE : 0, .split = split};
+    gs_run_config cfg = {.workload = work,
+                         .groups = c->groups,
+                         .group_size = c->block,
+                         .iterations = iters,
+                         .seed = 0xc0ffeeu + c->groups,
+                         .delay = delay,
+                         .stress = stress,
+                         .late = work == GS_WORKLOAD_MP ? CHECK_LATE : 0,
+                         .compute = split ? CHECK_SPLIT_COMPUTE : 0,
+                         .split = split};
     gs_status s = gs_barrier_create(c->dev, c->algo, c->groups, &b);
     if (s == GS_OK && c->o->timeout_ms) /* --timeout-ms: every run but the provoked faults */
         s = gs_barrier_set_timeout(b, c->o->timeout_ms);
@@ -80,8 +86,8 @@ static const char *fault(check_ctx *c, gs_workload work)
     gs_barrier *b;
     gs_run_result r;
     gs_abort_info info;
-    gs_run_config cfg = {.workload = work, .groups = c->groups, .group_size = c->block,
-                         .iterations = 4, .seed = 1};
+    gs_run_config cfg = {
+        .workload = work, .groups = c->groups, .group_size = c->block, .iterations = 4, .seed = 1};
     if (gs_barrier_create(c->dev, c->algo, c->groups, &b) != GS_OK)
         return c->failed = 1, "error";
     /* Promptly: well before the timeout the barrier had (GS_DEFAULT_TIMEOUT_MS or
@@ -90,7 +96,8 @@ static const char *fault(check_ctx *c, gs_workload work)
      * 3.3x on PoCL with 2 workers, docs/protocols.md). */
     unsigned fallback = GS_DEFAULT_TIMEOUT_MS;
     gs_barrier_get_timeout(b, &fallback);
-    double prompt_ms = fallback / 2.0 > 2.0 * CHECK_TIMEOUT_MS ? fallback / 2.0 : 2.0 * CHECK_TIMEOUT_MS;
+    double prompt_ms =
+        fallback / 2.0 > 2.0 * CHECK_TIMEOUT_MS ? fallback / 2.0 : 2.0 * CHECK_TIMEOUT_MS;
     gs_barrier_set_timeout(b, CHECK_TIMEOUT_MS);
     double t0 = now_ms();
     gs_status s = gs_run(b, &cfg, &r);
@@ -103,8 +110,12 @@ static const char *fault(check_ctx *c, gs_workload work)
     else if (gs_barrier_abort_info(b, &info) != GS_OK || info.missing == 0 ||
              info.first_missing[0] != c->groups - 1)
         v = "FAIL(diagnosis)";
-    gs_run_config again = {.workload = GS_WORKLOAD_MP, .groups = c->groups, .group_size = c->block,
-                           .iterations = 50, .seed = 7, .delay = 8};
+    gs_run_config again = {.workload = GS_WORKLOAD_MP,
+                           .groups = c->groups,
+                           .group_size = c->block,
+                           .iterations = 50,
+                           .seed = 7,
+                           .delay = 8};
     if (strcmp(v, "pass") == 0 && gs_run(b, &again, &r) != GS_ERR_NEEDS_RESET)
         v = "FAIL(no reset asked)";
     if (strcmp(v, "pass") == 0 && (gs_barrier_reset(b) != GS_OK || gs_run(b, &again, &r) != GS_OK))
@@ -121,7 +132,8 @@ static const char *fault(check_ctx *c, gs_workload work)
 static void seeds_fences(const cli_options *o, check_ctx *c, gs_algo *algos, unsigned n)
 {
     gs_device *dev12;
-    if (setenv("GRIDSYNC_CL_ORDERING", "0", 1) != 0 || gs_device_open(o->backend, o->device, &dev12) != GS_OK) {
+    if (setenv("GRIDSYNC_CL_ORDERING", "0", 1) != 0 ||
+        gs_device_open(o->backend, o->device, &dev12) != GS_OK) {
         unsetenv("GRIDSYNC_CL_ORDERING");
         printf("seeds' OpenCL 1.2 fences: not tested (the device did not open with them)\n");
         return;

@@ -12,12 +12,14 @@ static void show(gs_device *dev)
     printf("  compute units:  %u%s\n", d.compute_units, d.is_gpu ? " (GPU)" : "");
     printf("  max group size: %u\n", d.max_group_size);
     if (d.backend == GS_BACKEND_OPENCL)
-        printf("  ordering:       %s\n", d.ordering == 2   ? "C11 builtins, memory_scope_device"
-                                         : d.ordering == 1 ? "OpenCL 1.x atomics + device-scope fence"
-                                                           : "seeds' OpenCL 1.2 idiom (not guaranteed)");
+        printf("  ordering:       %s\n", d.ordering == 2 ? "C11 builtins, memory_scope_device"
+                                         : d.ordering == 1
+                                             ? "OpenCL 1.x atomics + device-scope fence"
+                                             : "seeds' OpenCL 1.2 idiom (not guaranteed)");
     if (d.cc_major)
         printf("  compute cap.:   %u.%u, L2 %llu bytes, clock %u kHz, memory clock %u kHz\n",
-               d.cc_major, d.cc_minor, (unsigned long long)d.l2_bytes, d.clock_khz, d.mem_clock_khz);
+               d.cc_major, d.cc_minor, (unsigned long long)d.l2_bytes, d.clock_khz,
+               d.mem_clock_khz);
     printf("  co-resident groups by group size:");
     for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
         unsigned bound;
@@ -52,7 +54,8 @@ int cmd_info(const cli_options *o)
             gs_status s = gs_device_open(all[b], i, &dev);
             if (s != GS_OK) {
                 if (i == 0 || only)
-                    printf("%s: no device %d (%s)\n", gs_backend_name(all[b]), i, gs_status_string(s));
+                    printf("%s: no device %d (%s)\n", gs_backend_name(all[b]), i,
+                           gs_status_string(s));
                 break;
             }
             show(dev);
@@ -63,13 +66,15 @@ int cmd_info(const cli_options *o)
         }
     }
     gs_device *dev;
-    if (o->backend == GS_BACKEND_AUTO && gs_device_open(GS_BACKEND_AUTO, o->device, &dev) == GS_OK) {
+    if (o->backend == GS_BACKEND_AUTO &&
+        gs_device_open(GS_BACKEND_AUTO, o->device, &dev) == GS_OK) {
         gs_device_info d;
         gs_device_get_info(dev, &d);
         printf("auto picks: %s device %s\n", gs_backend_name(d.backend), d.name);
         gs_device_close(dev);
     }
     if (!found)
-        fprintf(stderr, "gridsync: no device%s\n", o->given & OPT_DEVICE ? " of that index (--device)" : "");
+        fprintf(stderr, "gridsync: no device%s\n",
+                o->given & OPT_DEVICE ? " of that index (--device)" : "");
     return found ? 0 : 2; /* as for every command: 2, no device */
 }

@@ -29,8 +29,8 @@ static int is_relaunch(gs_algo a) { return a == GS_ALGO_RELAUNCH || a == GS_ALGO
 static void explain(const bench_row *row, gs_status s)
 {
     if (s != GS_OK)
-        cli_progress("%s at %u groups of %u: %s: %s", gs_algo_name(row->algo), row->groups, row->block,
-                     row->check, gs_status_string(s));
+        cli_progress("%s at %u groups of %u: %s: %s", gs_algo_name(row->algo), row->groups,
+                     row->block, row->check, gs_status_string(s));
 }
 
 void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
@@ -50,11 +50,15 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
 
     /* Message passing with random delays on the very grid, barrier form and work that
      * are timed. */
-    gs_run_config mp = {.workload = GS_WORKLOAD_MP, .groups = timed->groups,
+    gs_run_config mp = {.workload = GS_WORKLOAD_MP,
+                        .groups = timed->groups,
                         .group_size = timed->group_size,
                         .iterations = is_relaunch(algo) ? 50 : (o->quick ? 200 : 1000),
-                        .seed = 0x5eed0000u + timed->groups, .delay = 64, .stress = 8,
-                        .compute = timed->compute, .split = timed->split};
+                        .seed = 0x5eed0000u + timed->groups,
+                        .delay = 64,
+                        .stress = 8,
+                        .compute = timed->compute,
+                        .split = timed->split};
     gs_run_result r;
     if (s == GS_OK)
         s = gs_run(b, &mp, &r);

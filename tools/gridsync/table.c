@@ -97,18 +97,21 @@ static int write_json(const bench_table *t, const char *path)
     json_string(f, t->dev.name);
     fprintf(f, ", \"backend\": \"%s\", \"platform\": ", gs_backend_name(t->dev.backend));
     json_string(f, t->dev.platform);
-    fprintf(f, ", \"compute_units\": %u, \"cc\": \"%u.%u\", \"clock_khz\": %u, \"mem_clock_khz\": %u,"
-               " \"l2_bytes\": %llu},\n  \"rows\": [\n",
+    fprintf(f,
+            ", \"compute_units\": %u, \"cc\": \"%u.%u\", \"clock_khz\": %u, \"mem_clock_khz\": %u,"
+            " \"l2_bytes\": %llu},\n  \"rows\": [\n",
             t->dev.compute_units, t->dev.cc_major, t->dev.cc_minor, t->dev.clock_khz,
             t->dev.mem_clock_khz, (unsigned long long)t->dev.l2_bytes);
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        fprintf(f, "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
-                   "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, ",
+        fprintf(f,
+                "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
+                "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, ",
                 r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
                 r->ns_per_barrier, r->total_ms, r->spread);
         ratios(f, t, r, "null",
-               (const char *const[]){"\"ratio_relaunch\": ", ", \"ratio_relaunch_graph\": ", ", \"ratio_cg\": "});
+               (const char *const[]){
+                   "\"ratio_relaunch\": ", ", \"ratio_relaunch_graph\": ", ", \"ratio_cg\": "});
         fprintf(f, ", \"state_bytes\": %zu, \"n\": %u, \"compute\": %u, \"check\": \"%s\"}%s\n",
                 r->state_bytes, r->n, r->compute, r->check, i + 1 < t->n ? "," : "");
     }
@@ -130,8 +133,8 @@ static unsigned x_of(const bench_row *r, const char *xlabel)
  * between them). */
 static int same_line(const bench_row *a, const bench_row *b, const char *xlabel)
 {
-    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 &&
-           a->n == b->n && (a->n == 0 || a->iters == b->iters) &&
+    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 && a->n == b->n &&
+           (a->n == 0 || a->iters == b->iters) &&
            (strcmp(xlabel, "groups") == 0 || a->groups == b->groups);
 }
 
@@ -163,7 +166,9 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
     fprintf(g, "set terminal pngcairo size 900,600\nset output '%s'\nset key outside\n", path);
     fprintf(g, "set title \"%s (%s)\"\nset xlabel '%s'\nset ylabel '%s'\nset logscale y\n",
             t->dev.name, gs_backend_name(t->dev.backend), xlabel,
-            by_iters ? "total ms" : t->n && t->rows[0].n ? "ns per iteration" : "ns per barrier");
+            by_iters               ? "total ms"
+            : t->n && t->rows[0].n ? "ns per iteration"
+                                   : "ns per barrier");
     int first = 1;
     fprintf(g, "plot ");
     for (unsigned i = 0; i < t->n; ++i) {

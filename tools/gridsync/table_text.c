@@ -7,7 +7,8 @@
 
 void table_print_head(const bench_table *t, FILE *f)
 {
-    fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend), t->dev.platform);
+    fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend),
+            t->dev.platform);
     fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %6s %8s  %s\n", "exp", "algo",
             "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
             "x_cg", "bytes", "n", "compute", "check");
@@ -32,24 +33,27 @@ void table_show(bench_table *t, FILE *f)
 {
     for (; t->shown < t->n; ++t->shown) {
         const bench_row *r = &t->rows[t->shown];
-        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment, gs_algo_name(r->algo),
-                r->groups, r->block, r->iters, r->ns_per_barrier, r->total_ms, r->spread);
+        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment,
+                gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
+                r->total_ms, r->spread);
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_CG));
         fprintf(f, " %9zu %6u %8u  %s\n", r->state_bytes, r->n, r->compute, r->check);
         if (noisy(t, r))
-            cli_progress("warning: %s at %u groups of %u: spread %.0f%% of the median (over %.0f%%): "
-                         "not reliable",
-                         gs_algo_name(r->algo), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
+            cli_progress(
+                "warning: %s at %u groups of %u: spread %.0f%% of the median (over %.0f%%): "
+                "not reliable",
+                gs_algo_name(r->algo), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
     }
     fflush(f);
 }
 
 static int same_grid(const bench_row *a, const bench_row *b)
 {
-    return strcmp(a->experiment, b->experiment) == 0 && a->groups == b->groups && a->block == b->block &&
-           a->iters == b->iters && a->compute == b->compute && a->n == b->n && a->any_grid == b->any_grid;
+    return strcmp(a->experiment, b->experiment) == 0 && a->groups == b->groups &&
+           a->block == b->block && a->iters == b->iters && a->compute == b->compute &&
+           a->n == b->n && a->any_grid == b->any_grid;
 }
 
 /* The fastest gridsync protocol of each grid that timed one, with its ratios. */
@@ -72,7 +76,8 @@ static void print_best(const bench_table *t, FILE *f)
         if (!header)
             fprintf(f, "best per grid (the fastest protocol; x_: its time over the baseline's):\n");
         header = 1;
-        fprintf(f, "  %s %u x %u, %u iters", best->experiment, best->groups, best->block, best->iters);
+        fprintf(f, "  %s %u x %u, %u iters", best->experiment, best->groups, best->block,
+                best->iters);
         if (best->compute)
             fprintf(f, ", compute %u", best->compute);
         if (best->n)
@@ -95,17 +100,24 @@ void table_print_tail(const bench_table *t, FILE *f)
     for (unsigned i = 0; i < t->n; ++i)
         n_noisy += noisy(t, &t->rows[i]) != 0;
     print_best(t, f);
-    fprintf(f,
-            "columns: ns/barrier and total_ms, the median of the timed runs (jacobi: ns per iteration);\n"
-            "  spread, (slowest - fastest) / median of those runs; x_relnch, x_graph, x_cg, total time\n"
-            "  over that of relaunch (a kernel launch per barrier), relaunch-graph (those launches in a\n"
-            "  CUDA graph) and cg (CUDA's grid.sync()) on the same grid, blank where that baseline did\n"
-            "  not run or pass; bytes, the barrier's state in device memory; n, jacobi's grid side;\n"
-            "  compute, multiply-adds per work-item per barrier; check, the message-passing check run\n"
-            "  before the timing: pass, FAIL, timeout, refused (more groups than can be co-resident)\n"
-            "  or error (the reason is on stderr).\n");
+    fprintf(
+        f,
+        "columns: ns/barrier and total_ms, the median of the timed runs (jacobi: ns per "
+        "iteration);\n"
+        "  spread, (slowest - fastest) / median of those runs; x_relnch, x_graph, x_cg, total "
+        "time\n"
+        "  over that of relaunch (a kernel launch per barrier), relaunch-graph (those launches in "
+        "a\n"
+        "  CUDA graph) and cg (CUDA's grid.sync()) on the same grid, blank where that baseline "
+        "did\n"
+        "  not run or pass; bytes, the barrier's state in device memory; n, jacobi's grid side;\n"
+        "  compute, multiply-adds per work-item per barrier; check, the message-passing check run\n"
+        "  before the timing: pass, FAIL, timeout, refused (more groups than can be co-resident)\n"
+        "  or error (the reason is on stderr).\n");
     if (n_noisy)
-        fprintf(f, "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy machine, "
-                   "or more threads than cores)\n",
+        fprintf(f,
+                "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
+                "machine, "
+                "or more threads than cores)\n",
                 n_noisy, n_noisy == 1 ? "" : "s", 100 * t->max_spread);
 }
