@@ -25,8 +25,9 @@ static double run(gsp_way way, uint64_t steps, unsigned groups)
     gsp_config cfg = {.steps = steps, .way = way, .groups = groups, .group_size = group_size()};
     gsp_result r;
     gs_status s = gsp_run(dev, &cfg, &r);
-    printf("  %-8s %10llu steps, %u x %u: %s, pi %.15f%s%s\n", gsp_way_name(way), (unsigned long long)steps,
-           groups, cfg.group_size, gs_status_string(s), r.pi, r.error[0] ? ": " : "", r.error);
+    printf("  %-8s %10llu steps, %u x %u: %s, pi %.15f%s%s\n", gsp_way_name(way),
+           (unsigned long long)steps, groups, cfg.group_size, gs_status_string(s), r.pi,
+           r.error[0] ? ": " : "", r.error);
     assert_int_equal(s, GS_OK);
     assert_true(r.ms > 0.0);
     return r.pi;

@@ -48,13 +48,18 @@ static void expect_exact(gs_algo method, unsigned n, unsigned iters, unsigned se
     assert_int_equal(gss_max_groups(dev, method, group_size(), &bound), GS_OK);
     if (groups > bound)
         groups = bound;
-    gss_config cfg = {.n = n, .iters = iters, .seed = seed, .method = method, .groups = groups,
-                      .group_size = group_size(), .repeats = 1};
+    gss_config cfg = {.n = n,
+                      .iters = iters,
+                      .seed = seed,
+                      .method = method,
+                      .groups = groups,
+                      .group_size = group_size(),
+                      .repeats = 1};
     gss_result r;
     gs_status s = gss_run(dev, &cfg, &r);
-    printf("  %-15s n %-6u x %-3u seed %u, %u x %u: %s, %llu differ%s%s\n", gs_algo_name(method), n, iters,
-           seed, groups, cfg.group_size, gs_status_string(s), (unsigned long long)r.mismatches,
-           r.error[0] ? ": " : "", r.error);
+    printf("  %-15s n %-6u x %-3u seed %u, %u x %u: %s, %llu differ%s%s\n", gs_algo_name(method), n,
+           iters, seed, groups, cfg.group_size, gs_status_string(s),
+           (unsigned long long)r.mismatches, r.error[0] ? ": " : "", r.error);
     assert_int_equal(s, GS_OK);
     assert_int_equal(r.mismatches, 0);
     assert_int_equal(r.unequal, 0);
@@ -66,14 +71,15 @@ static void every_method_is_exact(void **state)
     unsigned groups = info.backend == GS_BACKEND_CPU ? 4u : info.compute_units, n_ms = 0;
     for (unsigned a = 0; a <= GS_ALGO_COUNT_; ++a) {
         gs_algo m = a == GS_ALGO_COUNT_ ? GS_ALGO_AUTO : (gs_algo)a;
-        if ((a == GS_ALGO_COUNT_ && (unsigned)GS_ALGO_AUTO < GS_ALGO_COUNT_) || !gss_method_supported(dev, m))
+        if ((a == GS_ALGO_COUNT_ && (unsigned)GS_ALGO_AUTO < GS_ALGO_COUNT_) ||
+            !gss_method_supported(dev, m))
             continue;
         ++n_ms;
         unsigned items = groups * group_size();
-        expect_exact(m, items, 9, 0, groups);      /* one element each: the register path */
-        expect_exact(m, items - 3, 9, 7, groups);  /* some work-items idle */
-        expect_exact(m, 1000, 6, 3, groups);       /* many each, through memory */
-        expect_exact(m, 2, 5, 1, 1);               /* the smallest ring */
+        expect_exact(m, items, 9, 0, groups);     /* one element each: the register path */
+        expect_exact(m, items - 3, 9, 7, groups); /* some work-items idle */
+        expect_exact(m, 1000, 6, 3, groups);      /* many each, through memory */
+        expect_exact(m, 2, 5, 1, 1);              /* the smallest ring */
     }
     assert_true(n_ms >= 8); /* the six shared protocols, auto and relaunch at least */
 }
@@ -85,8 +91,13 @@ static void a_wrong_result_fails(void **state)
     uint32_t ref[N];
     assert_int_equal(gss_reference(N, T, 0, ref), GS_OK);
     ref[17] += 1u;
-    gss_config cfg = {.n = N, .iters = T, .method = GS_ALGO_FLIP, .groups = 2, .group_size = group_size(),
-                      .repeats = 3, .reference = ref};
+    gss_config cfg = {.n = N,
+                      .iters = T,
+                      .method = GS_ALGO_FLIP,
+                      .groups = 2,
+                      .group_size = group_size(),
+                      .repeats = 3,
+                      .reference = ref};
     gss_result r;
     assert_int_equal(gss_run(dev, &cfg, &r), GS_ERR_CHECK_FAILED);
     assert_int_equal(r.mismatches, 1);
@@ -98,7 +109,8 @@ static void a_wrong_result_fails(void **state)
 static void bad_input(void **state)
 {
     gss_result r;
-    gss_config ok = {.n = 16, .iters = 2, .method = GS_ALGO_FLIP, .groups = 1, .group_size = group_size()};
+    gss_config ok = {
+        .n = 16, .iters = 2, .method = GS_ALGO_FLIP, .groups = 1, .group_size = group_size()};
     gss_config c = ok;
     c.n = 1;
     assert_int_equal(gss_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);

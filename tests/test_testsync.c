@@ -27,8 +27,8 @@ static void expect(unsigned groups, unsigned block, int sync)
     char error[160];
     gst_config cfg = {groups, block, sync, 0};
     gs_status s = gst_run(dev, &cfg, out, &wrong, error);
-    printf("  %s %u x %u: %s, %lu wrong %s\n", sync ? "sync" : "nosync", groups, block, gs_status_string(s), wrong,
-           error);
+    printf("  %s %u x %u: %s, %lu wrong %s\n", sync ? "sync" : "nosync", groups, block,
+           gs_status_string(s), wrong, error);
     assert_int_equal(s, GS_OK);
     for (unsigned g = 0; g < groups; ++g)
         for (unsigned i = 0; i < block; ++i) {
@@ -65,7 +65,8 @@ static void bad_input(void **state)
 int main(void)
 {
     dev = test_open_or_skip();
-    const struct CMUnitTest tests[] = {cmocka_unit_test(bad_input), cmocka_unit_test(sync_is_exact)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(bad_input),
+                                       cmocka_unit_test(sync_is_exact)};
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);
     return failed;

@@ -18,8 +18,8 @@ typedef struct gsp_session {
 
 typedef struct gsp_backend {
     int (*supported)(gsp_way way);
-    gs_status (*open)(gsp_session *s);             /* buffers, program: outside the timed span */
-    gs_status (*run)(gsp_session *s, double *pi);  /* launch to pi on the host: timed */
+    gs_status (*open)(gsp_session *s);            /* buffers, program: outside the timed span */
+    gs_status (*run)(gsp_session *s, double *pi); /* launch to pi on the host: timed */
     void (*close)(gsp_session *s);
 } gsp_backend;
 

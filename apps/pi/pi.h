@@ -31,10 +31,10 @@ const char *gsp_way_name(gsp_way way); /* "host", "barrier", "ticket", "cub" */
 int gsp_way_supported(gs_device *dev, gsp_way way);
 
 typedef struct gsp_config {
-    uint64_t steps;      /* >= 1 */
+    uint64_t steps; /* >= 1 */
     gsp_way way;
     unsigned groups, group_size; /* group_size a power of two (the reduction's tree) */
-    unsigned timeout_ms; /* the barrier way's wait bound; 0: the library's default */
+    unsigned timeout_ms;         /* the barrier way's wait bound; 0: the library's default */
 } gsp_config;
 
 typedef struct gsp_result {

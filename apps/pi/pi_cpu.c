@@ -47,7 +47,8 @@ static gs_status cpu_run(gsp_session *s, double *pi)
 {
     cpu_impl *m = s->impl;
     m->result = 0.0;
-    gs_status st = gs_cpu_launch(s->bar, GS_DIM3_1D(s->cfg->groups), GS_DIM3_1D(s->cfg->group_size), kernel, m);
+    gs_status st = gs_cpu_launch(s->bar, GS_DIM3_1D(s->cfg->groups), GS_DIM3_1D(s->cfg->group_size),
+                                 kernel, m);
     if (st != GS_OK)
         return gsp_fail(s, st, "gs_cpu_launch(%u x %u)", s->cfg->groups, s->cfg->group_size);
     if (s->cfg->way == GSP_HOST)

@@ -12,8 +12,9 @@
 #include "backend.h"
 #include "pi_step.h"
 
-__global__ void __launch_bounds__(1024) gsp_pi(gs_word *state, gs_word *ticket, double *scratch, double *partials,
-                                               double *result, unsigned long long steps, unsigned way)
+__global__ void __launch_bounds__(1024)
+    gsp_pi(gs_word *state, gs_word *ticket, double *scratch, double *partials, double *result,
+           unsigned long long steps, unsigned way)
 {
     gs_grid g;
     if (way == GSP_WAY_BARRIER) /* the other ways launch without gridsync */
@@ -65,7 +66,8 @@ static gs_status cuda_open(gsp_session *s)
     if (e == cudaSuccess)
         e = cudaMallocHost(&m->host_partials, c->groups * sizeof(double));
     if (e == cudaSuccess && c->way == GSP_CUB) /* first call: the storage it needs */
-        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->result, (int)c->groups, m->stream);
+        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->result, (int)c->groups,
+                                   m->stream);
     if (e == cudaSuccess && c->way == GSP_CUB)
         e = cudaMalloc(&m->cub_tmp, m->cub_bytes);
     if (e == cudaSuccess)
@@ -81,7 +83,8 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     const gsp_config *c = s->cfg;
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     unsigned long long steps = c->steps;
-    unsigned way = c->way == GSP_CUB ? GSP_WAY_HOST : (unsigned)c->way; /* cub: the partials alone */
+    unsigned way =
+        c->way == GSP_CUB ? GSP_WAY_HOST : (unsigned)c->way; /* cub: the partials alone */
     cudaError_t e = cudaSuccess;
     if (c->way == GSP_BARRIER) {
         void *args[] = {&m->state, &m->ticket, &m->scratch, &m->partials, &m->result, &steps, &way};
@@ -90,17 +93,19 @@ static gs_status cuda_run(gsp_session *s, double *pi)
         if (st != GS_OK)
             return gsp_fail(s, st, "gs_cuda_launch(%u x %u)", c->groups, c->group_size);
     } else {
-        gsp_pi<<<c->groups, c->group_size, 0, m->stream>>>(NULL, m->ticket, m->scratch, m->partials, m->result,
-                                                            steps, way);
+        gsp_pi<<<c->groups, c->group_size, 0, m->stream>>>(NULL, m->ticket, m->scratch, m->partials,
+                                                           m->result, steps, way);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess && c->way == GSP_CUB)
-        e = cub::DeviceReduce::Sum(m->cub_tmp, m->cub_bytes, m->partials, m->result, (int)c->groups, m->stream);
+        e = cub::DeviceReduce::Sum(m->cub_tmp, m->cub_bytes, m->partials, m->result, (int)c->groups,
+                                   m->stream);
     if (e == cudaSuccess && c->way == GSP_HOST)
-        e = cudaMemcpyAsync(m->host_partials, m->partials, c->groups * sizeof(double), cudaMemcpyDeviceToHost,
-                            m->stream);
+        e = cudaMemcpyAsync(m->host_partials, m->partials, c->groups * sizeof(double),
+                            cudaMemcpyDeviceToHost, m->stream);
     else if (e == cudaSuccess)
-        e = cudaMemcpyAsync(m->host_partials, m->result, sizeof(double), cudaMemcpyDeviceToHost, m->stream);
+        e = cudaMemcpyAsync(m->host_partials, m->result, sizeof(double), cudaMemcpyDeviceToHost,
+                            m->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)

@@ -64,12 +64,14 @@ static gs_status cl_open(gsp_session *s)
     if ((st = build(s, m)) != GS_OK)
         return st;
     cl_uint zero = 0;
-    m->ticket = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+    m->ticket =
+        clCreateBuffer(m->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
     if (err == CL_SUCCESS)
-        m->scratch = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, (size_t)c->groups * c->group_size * sizeof(double),
-                                    NULL, &err);
+        m->scratch = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE,
+                                    (size_t)c->groups * c->group_size * sizeof(double), NULL, &err);
     if (err == CL_SUCCESS)
-        m->partials = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, c->groups * sizeof(double), NULL, &err);
+        m->partials =
+            clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, c->groups * sizeof(double), NULL, &err);
     if (err == CL_SUCCESS)
         m->result = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, sizeof(double), NULL, &err);
     if (err != CL_SUCCESS)
@@ -105,8 +107,8 @@ static gs_status cl_run(gsp_session *s, double *pi)
         err = clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &size, 0, NULL, NULL);
     }
     if (err == CL_SUCCESS && c->way == GSP_HOST) {
-        err = clEnqueueReadBuffer(m->queue, m->partials, CL_TRUE, 0, groups * sizeof(double), m->host_partials, 0,
-                                  NULL, NULL);
+        err = clEnqueueReadBuffer(m->queue, m->partials, CL_TRUE, 0, groups * sizeof(double),
+                                  m->host_partials, 0, NULL, NULL);
         *pi = gsp_host_total(m->host_partials, c->groups);
     } else if (err == CL_SUCCESS) {
         err = clEnqueueReadBuffer(m->queue, m->result, CL_TRUE, 0, sizeof *pi, pi, 0, NULL, NULL);

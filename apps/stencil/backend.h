@@ -23,7 +23,7 @@ typedef struct gss_backend {
     gs_status (*open)(gss_session *s);            /* everything outside the timed span */
     gs_status (*run)(gss_session *s, double *ns); /* reloads the start (untimed), runs T */
     gs_status (*fetch)(gss_session *s, uint32_t *out);
-    void (*close)(gss_session *s);                /* safe after a failed open */
+    void (*close)(gss_session *s); /* safe after a failed open */
 } gss_backend;
 
 extern const gss_backend gss_cpu_backend;

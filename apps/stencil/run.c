@@ -107,7 +107,8 @@ static gs_status run_checked(const gss_backend *be, gss_session *s, const uint32
     s->result->mismatches = differ;
     s->result->unequal = unequal;
     if (differ || unequal)
-        return gss_fail(s, GS_ERR_CHECK_FAILED, "%llu of %u elements differ from the reference, %llu from a[0]",
+        return gss_fail(s, GS_ERR_CHECK_FAILED,
+                        "%llu of %u elements differ from the reference, %llu from a[0]",
                         (unsigned long long)differ, n, (unsigned long long)unequal);
     return GS_OK;
 }
@@ -117,8 +118,8 @@ gs_status gss_run(gs_device *dev, const gss_config *cfg, gss_result *out)
     if (out == NULL)
         return GS_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
-    if (cfg == NULL || cfg->n < GSS_MIN_N || cfg->n > GSS_MAX_N || cfg->iters == 0 || cfg->groups == 0 ||
-        cfg->group_size == 0 || cfg->repeats > 100000u)
+    if (cfg == NULL || cfg->n < GSS_MIN_N || cfg->n > GSS_MAX_N || cfg->iters == 0 ||
+        cfg->groups == 0 || cfg->group_size == 0 || cfg->repeats > 100000u)
         return GS_ERR_INVALID_ARGUMENT;
     const gss_backend *be = backend_of(dev);
     if (be == NULL || !be->supported(dev, cfg->method))

@@ -25,18 +25,18 @@
 extern "C" {
 #endif
 
-#define GSS_MIN_N 2u          /* (i + 2) mod n needs no division from n = 2 on */
-#define GSS_MAX_N (1u << 28)  /* 1 GiB of elements: far past any register file */
-#define GSS_BLOG_N 2048u      /* the blog's work-items and elements */
+#define GSS_MIN_N 2u         /* (i + 2) mod n needs no division from n = 2 on */
+#define GSS_MAX_N (1u << 28) /* 1 GiB of elements: far past any register file */
+#define GSS_BLOG_N 2048u     /* the blog's work-items and elements */
 
 typedef struct gss_config {
-    unsigned n;          /* elements, GSS_MIN_N..GSS_MAX_N */
-    unsigned iters;      /* T >= 1 */
-    unsigned seed;       /* 0: the blog's all ones; else pseudo-random values */
+    unsigned n;     /* elements, GSS_MIN_N..GSS_MAX_N */
+    unsigned iters; /* T >= 1 */
+    unsigned seed;  /* 0: the blog's all ones; else pseudo-random values */
     gs_algo method;
     unsigned groups, group_size;
-    unsigned repeats;    /* timed runs after the checked warm-up */
-    unsigned timeout_ms; /* barrier wait bound; 0: the library's default */
+    unsigned repeats;          /* timed runs after the checked warm-up */
+    unsigned timeout_ms;       /* barrier wait bound; 0: the library's default */
     const uint32_t *reference; /* gss_reference's result, or NULL: gss_run computes it */
 } gss_config;
 

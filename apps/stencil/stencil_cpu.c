@@ -23,19 +23,19 @@ static unsigned all_items(void) { return gs_num_groups() * gs_local_size(); }
 
 /* The blog's kernel with protocol p: read, barrier, write, barrier (none after the last
  * write: the launch's end orders it). */
-#define GSS_CPU_PERSISTENT(p)                                                                \
-    static void persistent_##p(void *arg)                                                    \
-    {                                                                                        \
-        const cpu_job *job = arg;                                                            \
-        gs_grid g = gs_grid_begin_##p(job->state);                                           \
-        for (unsigned t = 0;; ++t) {                                                         \
-            unsigned held = gss_read(job->a, job->tmp, job->n, first_item(), all_items());   \
-            if (gs_sync_##p(&g) != 0u)                                                       \
-                return; /* a wait gave up: the launch reports it */                          \
-            gss_write(job->a, job->tmp, job->n, first_item(), all_items(), held);            \
-            if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
-                return;                                                                      \
-        }                                                                                    \
+#define GSS_CPU_PERSISTENT(p)                                                              \
+    static void persistent_##p(void *arg)                                                  \
+    {                                                                                      \
+        const cpu_job *job = arg;                                                          \
+        gs_grid g = gs_grid_begin_##p(job->state);                                         \
+        for (unsigned t = 0;; ++t) {                                                       \
+            unsigned held = gss_read(job->a, job->tmp, job->n, first_item(), all_items()); \
+            if (gs_sync_##p(&g) != 0u)                                                     \
+                return; /* a wait gave up: the launch reports it */                        \
+            gss_write(job->a, job->tmp, job->n, first_item(), all_items(), held);          \
+            if (t + 1u == job->iters || gs_sync_##p(&g) != 0u)                             \
+                return;                                                                    \
+        }                                                                                  \
     }
 #define GSS_CPU_PERSISTENT_X(ID, name, value, text, desc) GSS_CPU_PERSISTENT(name)
 GS_PROTOCOLS_SHARED(GSS_CPU_PERSISTENT_X)
@@ -88,7 +88,8 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, unsigned write
 
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
-    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
+    return method == GS_ALGO_RELAUNCH ||
+           (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -118,9 +119,11 @@ static gs_status cpu_open(gss_session *s)
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gss_barrier_open(s, &m->bar);
     unsigned bound = 0;
-    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK || s->cfg->groups > bound)
-        return gss_fail(s, GS_ERR_TOO_MANY_GROUPS, "%u groups of %u: more threads than the cpu back end runs",
-                        s->cfg->groups, s->cfg->group_size);
+    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK ||
+        s->cfg->groups > bound)
+        return gss_fail(s, GS_ERR_TOO_MANY_GROUPS,
+                        "%u groups of %u: more threads than the cpu back end runs", s->cfg->groups,
+                        s->cfg->group_size);
     m->threads = malloc(items * sizeof *m->threads);
     m->items = malloc(items * sizeof *m->items);
     return m->threads && m->items ? GS_OK : GS_ERR_OUT_OF_MEMORY;
@@ -151,10 +154,11 @@ static gs_status cpu_run(gss_session *s, double *ns)
         *ns = now_ns() - t0;
         return st == GS_OK ? GS_OK : gss_fail(s, st, "thrd_create");
     }
-    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), persistent_of(c->method),
-                       &job);
+    st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
+                       persistent_of(c->method), &job);
     *ns = now_ns() - t0;
-    return st == GS_OK ? GS_OK : gss_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
+    return st == GS_OK ? GS_OK
+                       : gss_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
 }
 
 static gs_status cpu_fetch(gss_session *s, uint32_t *out)
@@ -179,5 +183,5 @@ static void cpu_close(gss_session *s)
     s->impl = NULL;
 }
 
-const gss_backend gss_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open, cpu_run, cpu_fetch,
-                                     cpu_close};
+const gss_backend gss_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open,
+                                     cpu_run,       cpu_fetch,      cpu_close};

@@ -21,9 +21,10 @@ typedef void (*persistent_fn)(gs_word *, unsigned *, unsigned *, unsigned, unsig
 static const struct {
     gs_algo algo;
     persistent_fn kernel;
-} persistent[] = {GS_PROTOCOLS_SHARED(GSS_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gss_persistent<gss_cluster>},
-                  {GS_ALGO_AUTO, gss_persistent<gss_auto>},
-                  {GS_ALGO_CG, gss_persistent<gss_cg>}};
+} persistent[] = {
+    GS_PROTOCOLS_SHARED(GSS_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gss_persistent<gss_cluster>},
+    {GS_ALGO_AUTO, gss_persistent<gss_auto>},
+    {GS_ALGO_CG, gss_persistent<gss_cg>}};
 
 static const void *kernel_of(gs_algo method)
 {
@@ -43,8 +44,9 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 static gs_status cuda_fail(gss_session *s, cudaError_t e, const char *what)
 {
     cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return gss_fail(s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-                    "%s: %s", what, cudaGetErrorString(e));
+    return gss_fail(
+        s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
+        "%s: %s", what, cudaGetErrorString(e));
 }
 
 static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -57,7 +59,8 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_
     if (st != GS_OK)
         return st;
     if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) !=
+            cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
         cudaGetLastError();
         return GS_ERR_NATIVE;
@@ -131,7 +134,8 @@ static gs_status cuda_open(gss_session *s)
     if (e != cudaSuccess)
         return cuda_fail(s, e, "allocating the arrays");
     if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
-        unsigned chunk = c->iters < GSS_GRAPH_ITERS ? c->iters : GSS_GRAPH_ITERS, rest = c->iters % chunk;
+        unsigned chunk = c->iters < GSS_GRAPH_ITERS ? c->iters : GSS_GRAPH_ITERS,
+                 rest = c->iters % chunk;
         st = capture(s, m, chunk, 0);
         return st == GS_OK && rest ? capture(s, m, rest, 1) : st;
     }
@@ -151,8 +155,8 @@ static gs_status run_baseline(gss_session *s, cuda_impl *m, double *ns)
         unsigned n = c->n, iters = c->iters;
         gs_word *none = NULL;
         void *args[] = {&none, &m->a, &m->tmp, &n, &iters};
-        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups), dim3(c->group_size), args, 0,
-                                        m->stream);
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups), dim3(c->group_size),
+                                        args, 0, m->stream);
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH && e == cudaSuccess) {
         unsigned chunk = c->iters < GSS_GRAPH_ITERS ? c->iters : GSS_GRAPH_ITERS;
         for (unsigned k = 0; e == cudaSuccess && k < c->iters / chunk; ++k)
@@ -179,8 +183,8 @@ static gs_status cuda_run(gss_session *s, double *ns)
 {
     const gss_config *c = s->cfg;
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
-    cudaError_t e = cudaMemcpyAsync(m->a, m->initial, (size_t)c->n * sizeof(unsigned), cudaMemcpyDeviceToDevice,
-                                    m->stream);
+    cudaError_t e = cudaMemcpyAsync(m->a, m->initial, (size_t)c->n * sizeof(unsigned),
+                                    cudaMemcpyDeviceToDevice, m->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
@@ -191,14 +195,15 @@ static gs_status cuda_run(gss_session *s, double *ns)
     void *args[] = {&m->state, &m->a, &m->tmp, &n, &iters};
     gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method), GS_DIM3_1D(c->groups),
                                         GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
-    return st == GS_OK ? GS_OK : gss_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
+    return st == GS_OK ? GS_OK
+                       : gss_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }
 
 static gs_status cuda_fetch(gss_session *s, uint32_t *out)
 {
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
-    cudaError_t e = cudaMemcpyAsync(out, m->a, (size_t)s->cfg->n * sizeof(unsigned), cudaMemcpyDeviceToHost,
-                                    m->stream);
+    cudaError_t e = cudaMemcpyAsync(out, m->a, (size_t)s->cfg->n * sizeof(unsigned),
+                                    cudaMemcpyDeviceToHost, m->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
     return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "reading the array back");
@@ -233,5 +238,5 @@ static void cuda_close(gss_session *s)
     s->impl = NULL;
 }
 
-extern "C" const gss_backend gss_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open, cuda_run,
-                                                 cuda_fetch, cuda_close};
+extern "C" const gss_backend gss_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open,
+                                                 cuda_run,       cuda_fetch,      cuda_close};

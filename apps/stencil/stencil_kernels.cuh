@@ -10,11 +10,11 @@
 
 #include "stencil_step.h"
 
-#define GSS_GRIDSYNC_POLICY(p)                                                               \
-    struct gss_##p {                                                                         \
-        gs_grid g;                                                                           \
-        __device__ explicit gss_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {}         \
-        __device__ gs_u32 sync() { return gs_sync_##p(&g); }                                 \
+#define GSS_GRIDSYNC_POLICY(p)                                                       \
+    struct gss_##p {                                                                 \
+        gs_grid g;                                                                   \
+        __device__ explicit gss_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {} \
+        __device__ gs_u32 sync() { return gs_sync_##p(&g); }                         \
     };
 #define GSS_GRIDSYNC_POLICY_X(ID, name, value, text, desc) GSS_GRIDSYNC_POLICY(name)
 GS_PROTOCOLS_SHARED(GSS_GRIDSYNC_POLICY_X)
@@ -35,12 +35,13 @@ struct gss_cg {
 /* The blog's kernel: read, barrier, write, barrier (none after the last write). Up to
  * 1024 threads a block: the blog's largest work-group. */
 template <class Barrier>
-__global__ void __launch_bounds__(1024) gss_persistent(gs_word *state, unsigned *a, unsigned *tmp, unsigned n,
-                                                       unsigned iters)
+__global__ void __launch_bounds__(1024)
+    gss_persistent(gs_word *state, unsigned *a, unsigned *tmp, unsigned n, unsigned iters)
 {
     Barrier bar(state);
     for (unsigned t = 0;; ++t) {
-        unsigned held = gss_read(a, tmp, n, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
+        unsigned held =
+            gss_read(a, tmp, n, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
         if (bar.sync() != 0u)
             return; /* a wait gave up: the launch reports it */
         gss_write(a, tmp, n, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x, held);

@@ -26,7 +26,8 @@ static const char *persistent_of(gs_algo method)
 
 static int cl_supported(gs_device *dev, gs_algo method)
 {
-    return method == GS_ALGO_RELAUNCH || (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
+    return method == GS_ALGO_RELAUNCH ||
+           (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
 }
 
 static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -157,8 +158,8 @@ static gs_status relaunch(gss_session *s, cl_impl *m, double *ns)
     cl_int err = CL_SUCCESS;
     for (unsigned t = 0; err == CL_SUCCESS && t < launches; ++t) {
         cl_event *ev = t == 0 ? &first : t + 1 == launches ? &last : NULL;
-        err = clEnqueueNDRangeKernel(m->queue, t % 2 ? m->write : m->kernel, 1, NULL, &global, &local, 0,
-                                     NULL, ev);
+        err = clEnqueueNDRangeKernel(m->queue, t % 2 ? m->write : m->kernel, 1, NULL, &global,
+                                     &local, 0, NULL, ev);
     }
     if (err == CL_SUCCESS)
         err = clFinish(m->queue);
@@ -174,8 +175,8 @@ static gs_status relaunch(gss_session *s, cl_impl *m, double *ns)
 static gs_status cl_run(gss_session *s, double *ns)
 {
     cl_impl *m = s->impl;
-    cl_int err = clEnqueueCopyBuffer(m->queue, m->initial, m->a, 0, 0, (size_t)s->cfg->n * sizeof(cl_uint), 0,
-                                     NULL, NULL);
+    cl_int err = clEnqueueCopyBuffer(m->queue, m->initial, m->a, 0, 0,
+                                     (size_t)s->cfg->n * sizeof(cl_uint), 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(m->queue);
     if (err != CL_SUCCESS)
@@ -190,8 +191,8 @@ static gs_status cl_run(gss_session *s, double *ns)
 static gs_status cl_fetch(gss_session *s, uint32_t *out)
 {
     cl_impl *m = s->impl;
-    cl_int err = clEnqueueReadBuffer(m->queue, m->a, CL_TRUE, 0, (size_t)s->cfg->n * sizeof(cl_uint), out, 0,
-                                     NULL, NULL);
+    cl_int err = clEnqueueReadBuffer(m->queue, m->a, CL_TRUE, 0,
+                                     (size_t)s->cfg->n * sizeof(cl_uint), out, 0, NULL, NULL);
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clEnqueueReadBuffer");
 }
 
@@ -216,4 +217,5 @@ static void cl_close(gss_session *s)
     s->impl = NULL;
 }
 
-const gss_backend gss_opencl_backend = {cl_supported, cl_max_groups, cl_open, cl_run, cl_fetch, cl_close};
+const gss_backend gss_opencl_backend = {cl_supported, cl_max_groups, cl_open,
+                                        cl_run,       cl_fetch,      cl_close};

@@ -9,9 +9,12 @@ extern "C" {
 #endif
 
 /* One launch of test_sync (c->sync) or test_nosync through or beside `bar`; out as gst_run's. */
-gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160]);
-gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160]);
-gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160]);
+gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                      char error[160]);
+gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                         char error[160]);
+gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                       char error[160]);
 void gst_fail(char error[160], const char *fmt, ...);
 
 #ifdef __cplusplus

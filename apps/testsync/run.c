@@ -14,21 +14,23 @@ void gst_fail(char error[160], const char *fmt, ...)
     va_end(ap);
 }
 
-gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long *wrong, char error[160])
+gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long *wrong,
+                  char error[160])
 {
     gs_device_info info;
     if (error == NULL)
         return GS_ERR_INVALID_ARGUMENT;
     error[0] = '\0';
-    if (cfg == NULL || out == NULL || wrong == NULL || cfg->groups == 0 || cfg->group_size == 0 || dev == NULL ||
-        gs_device_get_info(dev, &info) != GS_OK)
+    if (cfg == NULL || out == NULL || wrong == NULL || cfg->groups == 0 || cfg->group_size == 0 ||
+        dev == NULL || gs_device_get_info(dev, &info) != GS_OK)
         return GS_ERR_INVALID_ARGUMENT;
     gs_barrier *bar = NULL;
     gs_status st = gs_barrier_create(dev, GS_ALGO_AUTO, cfg->groups, &bar);
     if (st == GS_OK && cfg->timeout_ms)
         st = gs_barrier_set_timeout(bar, cfg->timeout_ms);
     if (st != GS_OK)
-        gst_fail(error, "gs_barrier_create(auto, %u groups): %s", cfg->groups, gs_status_string(st));
+        gst_fail(error, "gs_barrier_create(auto, %u groups): %s", cfg->groups,
+                 gs_status_string(st));
     if (st == GS_OK) {
         switch (info.backend) {
         case GS_BACKEND_CPU: st = gst_cpu_run(dev, bar, cfg, out, error); break;

@@ -23,7 +23,8 @@ typedef struct gst_config {
 
 /* Runs one kernel; out receives groups * group_size ints, group by group; *wrong the
  * elements that differ from groups - 1 - their group. error: what failed, if a call did. */
-gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long *wrong, char error[160]);
+gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long *wrong,
+                  char error[160]);
 
 #ifdef __cplusplus
 }

@@ -16,9 +16,11 @@
 
 /* g: begun on the state for test_sync, NULL for test_nosync. Non-zero where the barrier
  * gave up (the launch reports it). */
-GST_FN unsigned gst_body(gs_grid *g, GST_GLOBAL gs_word *scratch, GST_GLOBAL int *tmp, GST_GLOBAL int *out)
+GST_FN unsigned gst_body(gs_grid *g, GST_GLOBAL gs_word *scratch, GST_GLOBAL int *tmp,
+                         GST_GLOBAL int *out)
 {
-    unsigned id = gs_group_id() * gs_local_size() + gs_local_id(), n = gs_num_groups() * gs_local_size();
+    unsigned id = gs_group_id() * gs_local_size() + gs_local_id(),
+             n = gs_num_groups() * gs_local_size();
     gs_fetch_add_relaxed(scratch, id);
     tmp[id] = (int)gs_group_id();
     if (g != 0 && gs_sync_auto(g) != 0u)

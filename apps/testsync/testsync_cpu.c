@@ -16,11 +16,13 @@ typedef struct cpu_job {
 static void kernel(void *arg)
 {
     cpu_job *j = arg;
-    gs_grid g = gs_grid_begin_auto(j->state); /* test_nosync too: gs_cpu_launch wants its state used */
+    gs_grid g =
+        gs_grid_begin_auto(j->state); /* test_nosync too: gs_cpu_launch wants its state used */
     gst_body(j->sync ? &g : NULL, &j->scratch, j->tmp, j->out);
 }
 
-gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160])
+gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                      char error[160])
 {
     (void)dev;
     size_t n = (size_t)c->groups * c->group_size;
@@ -33,7 +35,8 @@ gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int 
         st = gs_cpu_launch(bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), kernel, &j);
     }
     if (st != GS_OK)
-        gst_fail(error, "gs_cpu_launch(%u x %u): %s", c->groups, c->group_size, gs_status_string(st));
+        gst_fail(error, "gs_cpu_launch(%u x %u): %s", c->groups, c->group_size,
+                 gs_status_string(st));
     free(j.tmp);
     return st;
 }

@@ -15,7 +15,8 @@ __global__ void gst_kernel(gs_word *state, gs_word *scratch, int *tmp, int *out)
     gst_body(state != NULL ? &g : NULL, scratch, tmp, out);
 }
 
-extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160])
+extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                                  char error[160])
 {
     size_t n = (size_t)c->groups * c->group_size;
     int ordinal = 0;
@@ -44,10 +45,11 @@ extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_con
         e = cudaDeviceSynchronize();
     if (e == cudaSuccess && c->sync) {
         void *args[] = {&state, &scratch, &tmp, &dout};
-        st = gs_cuda_launch(bar, (const void *)gst_kernel, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), 0, args,
-                            0);
+        st = gs_cuda_launch(bar, (const void *)gst_kernel, GS_DIM3_1D(c->groups),
+                            GS_DIM3_1D(c->group_size), 0, args, 0);
         if (st != GS_OK)
-            gst_fail(error, "gs_cuda_launch(%u x %u): %s", c->groups, c->group_size, gs_status_string(st));
+            gst_fail(error, "gs_cuda_launch(%u x %u): %s", c->groups, c->group_size,
+                     gs_status_string(st));
     } else if (e == cudaSuccess) {
         gst_kernel<<<c->groups, c->group_size>>>(NULL, scratch, tmp, dout);
         e = cudaGetLastError();

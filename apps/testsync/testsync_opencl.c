@@ -14,7 +14,8 @@ static gs_status fail(char error[160], cl_int err, const char *what)
     return GS_ERR_NATIVE;
 }
 
-gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out, char error[160])
+gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
+                         char error[160])
 {
     cl_context ctx;
     cl_command_queue q;
@@ -33,18 +34,22 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
     cl_program p = clCreateProgramWithSource(ctx, 2, srcs, NULL, &err);
     if (err == CL_SUCCESS && (err = clBuildProgram(p, 1, &id, opts, NULL, NULL)) != CL_SUCCESS)
         st = fail(error, err, "clBuildProgram");
-    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, c->sync ? "gst_test_sync" : "gst_test_nosync", &err) : NULL;
+    cl_kernel k = err == CL_SUCCESS
+                      ? clCreateKernel(p, c->sync ? "gst_test_sync" : "gst_test_nosync", &err)
+                      : NULL;
     cl_uint zero = 0;
     cl_mem scratch = NULL, tmp = NULL, dout = NULL;
     if (err == CL_SUCCESS)
-        scratch = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+        scratch =
+            clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
     if (err == CL_SUCCESS)
         tmp = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(int), NULL, &err);
     if (err == CL_SUCCESS)
         dout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(int), NULL, &err);
     int minus_one = -1; /* not written yet */
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(q, tmp, &minus_one, sizeof minus_one, 0, n * sizeof(int), 0, NULL, NULL);
+        err = clEnqueueFillBuffer(q, tmp, &minus_one, sizeof minus_one, 0, n * sizeof(int), 0, NULL,
+                                  NULL);
     void *state = NULL;
     if (err == CL_SUCCESS && c->sync && (st = gs_barrier_native(bar, &state)) == GS_OK) {
         cl_mem s = (cl_mem)state;
@@ -60,8 +65,10 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
     if (err == CL_SUCCESS && st == GS_OK) {
         if (c->sync) {
             double ns;
-            if ((err = clFinish(q)) == CL_SUCCESS && (st = gs_opencl_launch(bar, k, 1, &groups, &size, &ns)) != GS_OK)
-                gst_fail(error, "gs_opencl_launch(%zu x %zu): %s", groups, size, gs_status_string(st));
+            if ((err = clFinish(q)) == CL_SUCCESS &&
+                (st = gs_opencl_launch(bar, k, 1, &groups, &size, &ns)) != GS_OK)
+                gst_fail(error, "gs_opencl_launch(%zu x %zu): %s", groups, size,
+                         gs_status_string(st));
         } else {
             err = clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &size, 0, NULL, NULL);
         }

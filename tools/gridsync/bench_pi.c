@@ -22,7 +22,8 @@ typedef struct pi_row {
 
 static unsigned steps_of(const gs_device_info *d, const cli_options *o, unsigned long long *out)
 {
-    static const unsigned long long gpu[] = {1000000ull, 100000000ull, 1000000000ull, 10000000000ull};
+    static const unsigned long long gpu[] = {1000000ull, 100000000ull, 1000000000ull,
+                                             10000000000ull};
     static const unsigned long long host[] = {10000ull, 1000000ull, 10000000ull};
     const unsigned long long *l = d->is_gpu ? gpu : host;
     unsigned n = o->n_steps ? o->n_steps : d->is_gpu ? (o->quick ? 2u : 4u) : (o->quick ? 2u : 3u);
@@ -33,11 +34,14 @@ static unsigned steps_of(const gs_device_info *d, const cli_options *o, unsigned
 
 /* GPU blocks of 256, cpu teams of 4, PoCL work-groups of 64; as many groups as run at once
  * (the barrier way needs every one resident, the others take the same grid). */
-static int grid_of(gs_device *dev, const gs_device_info *d, const cli_options *o, unsigned *groups, unsigned *block)
+static int grid_of(gs_device *dev, const gs_device_info *d, const cli_options *o, unsigned *groups,
+                   unsigned *block)
 {
     *block = o->block ? o->block : d->is_gpu ? 256u : d->backend == GS_BACKEND_CPU ? 4u : 64u;
     if (*block & (*block - 1u)) {
-        cli_progress("--block: bad value '%u'; pi takes a power of two (the reduction halves the group)", *block);
+        cli_progress(
+            "--block: bad value '%u'; pi takes a power of two (the reduction halves the group)",
+            *block);
         return -1;
     }
     unsigned bound = 0;
@@ -49,25 +53,34 @@ static int grid_of(gs_device *dev, const gs_device_info *d, const cli_options *o
     return 0;
 }
 
-static void write_files(const cli_options *o, const gs_device_info *d, const pi_row *rows, unsigned n,
-                        unsigned groups, unsigned block)
+static void write_files(const cli_options *o, const gs_device_info *d, const pi_row *rows,
+                        unsigned n, unsigned groups, unsigned block)
 {
     FILE *c = o->csv ? fopen(o->csv, "w") : NULL, *j = o->json ? fopen(o->json, "w") : NULL;
     if (c)
-        fprintf(c, "experiment,device,backend,way,groups,block,steps,pi,abs_error,ms,steps_per_s,check\n");
+        fprintf(
+            c,
+            "experiment,device,backend,way,groups,block,steps,pi,abs_error,ms,steps_per_s,check\n");
     if (j)
-        fprintf(j, "{\n  \"device\": \"%s\", \"backend\": \"%s\", \"groups\": %u, \"block\": %u,\n  \"rows\": [\n",
+        fprintf(j,
+                "{\n  \"device\": \"%s\", \"backend\": \"%s\", \"groups\": %u, \"block\": %u,\n  "
+                "\"rows\": [\n",
                 d->name, gs_backend_name(d->backend), groups, block);
     for (unsigned i = 0; i < n; ++i) {
         const pi_row *r = &rows[i];
-        double err = fabs(r->res.pi - M_PI), rate = r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0;
+        double err = fabs(r->res.pi - M_PI),
+               rate = r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0;
         if (c)
-            fprintf(c, "pi,\"%s\",%s,%s,%u,%u,%llu,%.17g,%.3e,%.3f,%.4e,%s\n", d->name, gs_backend_name(d->backend),
-                    gsp_way_name(r->way), groups, block, r->steps, r->res.pi, err, r->res.ms, rate, r->check);
+            fprintf(c, "pi,\"%s\",%s,%s,%u,%u,%llu,%.17g,%.3e,%.3f,%.4e,%s\n", d->name,
+                    gs_backend_name(d->backend), gsp_way_name(r->way), groups, block, r->steps,
+                    r->res.pi, err, r->res.ms, rate, r->check);
         if (j)
-            fprintf(j, "    {\"way\": \"%s\", \"steps\": %llu, \"pi\": %.17g, \"abs_error\": %.3e, \"ms\": %.3f, "
-                       "\"steps_per_s\": %.4e, \"check\": \"%s\"}%s\n",
-                    gsp_way_name(r->way), r->steps, r->res.pi, err, r->res.ms, rate, r->check, i + 1 < n ? "," : "");
+            fprintf(j,
+                    "    {\"way\": \"%s\", \"steps\": %llu, \"pi\": %.17g, \"abs_error\": %.3e, "
+                    "\"ms\": %.3f, "
+                    "\"steps_per_s\": %.4e, \"check\": \"%s\"}%s\n",
+                    gsp_way_name(r->way), r->steps, r->res.pi, err, r->res.ms, rate, r->check,
+                    i + 1 < n ? "," : "");
     }
     if (j)
         fprintf(j, "  ]\n}\n");
@@ -93,14 +106,18 @@ int cmd_pi(const cli_options *o)
     unsigned n = 0, failed = 0;
     printf("pi on %s (%s), %u groups of %u, every way must agree to %.0e relative\n", d.name,
            gs_backend_name(d.backend), groups, block, PI_AGREE);
-    printf("%-8s %14s %20s %10s %12s %12s  %s\n", "way", "steps", "pi", "|err|", "ms", "steps/s", "check");
+    printf("%-8s %14s %20s %10s %12s %12s  %s\n", "way", "steps", "pi", "|err|", "ms", "steps/s",
+           "check");
     for (unsigned k = 0; rows && k < n_steps; ++k) {
         unsigned first = n;
         for (unsigned w = 0; w < GSP_WAYS; ++w) {
             if (!gsp_way_supported(dev, (gsp_way)w))
                 continue;
             pi_row *r = &rows[n++];
-            gsp_config cfg = {.steps = steps[k], .way = (gsp_way)w, .groups = groups, .group_size = block,
+            gsp_config cfg = {.steps = steps[k],
+                              .way = (gsp_way)w,
+                              .groups = groups,
+                              .group_size = block,
                               .timeout_ms = o->timeout_ms};
             r->steps = steps[k];
             r->way = (gsp_way)w;
@@ -117,8 +134,9 @@ int cmd_pi(const cli_options *o)
                 !(fabs(r->res.pi - rows[first].res.pi) <= PI_AGREE * fabs(rows[first].res.pi)))
                 r->check = "DISAGREE";
             failed += r->status != GS_OK || r->check[0] != 'p';
-            printf("%-8s %14llu %20.15f %10.3e %12.3f %12.4e  %s\n", gsp_way_name(r->way), r->steps, r->res.pi,
-                   fabs(r->res.pi - M_PI), r->res.ms, r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0.0, r->check);
+            printf("%-8s %14llu %20.15f %10.3e %12.3f %12.4e  %s\n", gsp_way_name(r->way), r->steps,
+                   r->res.pi, fabs(r->res.pi - M_PI), r->res.ms,
+                   r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0.0, r->check);
         }
         fflush(stdout);
     }

@@ -65,30 +65,43 @@ static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
     return n;
 }
 
-static void measure(gs_device *dev, const cli_options *o, gs_algo method, const ssize *z, unsigned groups,
-                    unsigned block, const uint32_t *reference, bench_row *r)
+static void measure(gs_device *dev, const cli_options *o, gs_algo method, const ssize *z,
+                    unsigned groups, unsigned block, const uint32_t *reference, bench_row *r)
 {
-    gss_config cfg = {.n = z->n, .iters = z->iters, .seed = 0, .method = method, .groups = groups,
-                      .group_size = block, .repeats = o->repeats, .timeout_ms = o->timeout_ms,
+    gss_config cfg = {.n = z->n,
+                      .iters = z->iters,
+                      .seed = 0,
+                      .method = method,
+                      .groups = groups,
+                      .group_size = block,
+                      .repeats = o->repeats,
+                      .timeout_ms = o->timeout_ms,
                       .reference = reference};
     gss_result res;
     gs_status s = gss_run(dev, &cfg, &res);
-    *r = (bench_row){.experiment = "stencil", .algo = method, .groups = groups, .block = block,
-                     .iters = z->iters, .n = z->n, .status = s, .check = bench_verdict(s),
+    *r = (bench_row){.experiment = "stencil",
+                     .algo = method,
+                     .groups = groups,
+                     .block = block,
+                     .iters = z->iters,
+                     .n = z->n,
+                     .status = s,
+                     .check = bench_verdict(s),
                      .state_bytes = res.state_bytes};
     if (s == GS_OK) {
         r->total_ms = res.ms_median;
         r->ns_per_barrier = res.ms_median * 1e6 / (2.0 * z->iters);
         r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
     }
-    cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters, gs_algo_name(method),
-                 groups, block, r->total_ms, r->check, res.error[0] ? ": " : "", res.error);
+    cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters,
+                 gs_algo_name(method), groups, block, r->total_ms, r->check,
+                 res.error[0] ? ": " : "", res.error);
 }
 
 /* Every method at every block size of one size. The blog's grid: as many work-items as
  * it has (2048), capped at each method's co-residency bound. */
-static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z, const gs_algo *ms,
-                    unsigned n_ms)
+static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
+                    const gs_algo *ms, unsigned n_ms)
 {
     uint32_t *reference = malloc((size_t)z->n * sizeof *reference);
     gs_status s = reference ? gss_reference(z->n, z->iters, 0, reference) : GS_ERR_OUT_OF_MEMORY;
@@ -100,7 +113,9 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
     unsigned bl[3], n_bl = blocks_of(&t->dev, o, bl);
     for (unsigned b = 0; b < n_bl; ++b)
         for (unsigned m = 0; m < n_ms; ++m) {
-            unsigned groups = t->dev.backend == GS_BACKEND_CPU ? 2u : (GSS_BLOG_N + bl[b] - 1) / bl[b], bound = 0;
+            unsigned groups =
+                         t->dev.backend == GS_BACKEND_CPU ? 2u : (GSS_BLOG_N + bl[b] - 1) / bl[b],
+                     bound = 0;
             if (gss_max_groups(dev, ms[m], bl[b], &bound) == GS_OK && bound && groups > bound)
                 groups = bound;
             bench_row *r = table_add(t);
@@ -154,7 +169,8 @@ static const struct {
 static const bench_row *find(const bench_table *t, gs_algo a, unsigned block, unsigned n)
 {
     for (unsigned i = 0; i < t->n; ++i)
-        if (t->rows[i].algo == a && t->rows[i].block == block && t->rows[i].n == n && t->rows[i].status == GS_OK)
+        if (t->rows[i].algo == a && t->rows[i].block == block && t->rows[i].n == n &&
+            t->rows[i].status == GS_OK)
             return &t->rows[i];
     return NULL;
 }
@@ -162,7 +178,8 @@ static const bench_row *find(const bench_table *t, gs_algo a, unsigned block, un
 void bench_stencil_summary(const bench_table *t, FILE *f)
 {
     static const unsigned blocks[3] = {1024, 64, 32};
-    fprintf(f, "stencil: the blog's times (2048 items, 500000 iterations; 32: \"10000+\") beside ours at 2048 "
+    fprintf(f, "stencil: the blog's times (2048 items, 500000 iterations; 32: \"10000+\") beside "
+               "ours at 2048 "
                "elements, ours scaled to 500000 iterations\n");
     for (unsigned k = 0; k < sizeof blog / sizeof *blog; ++k)
         for (unsigned b = 0; b < 3; ++b) {
@@ -170,21 +187,24 @@ void bench_stencil_summary(const bench_table *t, FILE *f)
             fprintf(f, "  %-12s %5u: blog %7.0f ms   %-9s", blog[k].blog, blocks[b], blog[k].ms[b],
                     gs_algo_name(blog[k].ours));
             if (r)
-                fprintf(f, " %11.3f ms (x %u: %.3f ms)\n", r->total_ms * STENCIL_BLOG_ITERS / r->iters, r->iters,
-                        r->total_ms);
+                fprintf(f, " %11.3f ms (x %u: %.3f ms)\n",
+                        r->total_ms * STENCIL_BLOG_ITERS / r->iters, r->iters, r->total_ms);
             else
                 fprintf(f, " %11s\n", "-");
         }
-    fprintf(f, "  the blog's kernel without a barrier (wrong results): %.0f ms; fastest of ours per block:\n",
+    fprintf(f,
+            "  the blog's kernel without a barrier (wrong results): %.0f ms; fastest of ours per "
+            "block:\n",
             BLOG_NO_BARRIER_MS);
     for (unsigned b = 0; b < 3; ++b) {
         const bench_row *best = NULL;
         for (unsigned i = 0; i < t->n; ++i)
-            if (t->rows[i].block == blocks[b] && t->rows[i].n == GSS_BLOG_N && t->rows[i].status == GS_OK &&
+            if (t->rows[i].block == blocks[b] && t->rows[i].n == GSS_BLOG_N &&
+                t->rows[i].status == GS_OK &&
                 (!best || t->rows[i].total_ms / t->rows[i].iters < best->total_ms / best->iters))
                 best = &t->rows[i];
         if (best)
-            fprintf(f, "  %5u: %-15s %11.3f ms at 500000 iterations\n", blocks[b], gs_algo_name(best->algo),
-                    best->total_ms * STENCIL_BLOG_ITERS / best->iters);
+            fprintf(f, "  %5u: %-15s %11.3f ms at 500000 iterations\n", blocks[b],
+                    gs_algo_name(best->algo), best->total_ms * STENCIL_BLOG_ITERS / best->iters);
     }
 }

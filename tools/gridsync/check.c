@@ -165,7 +165,10 @@ int cmd_check(const cli_options *o)
     gs_device_info d;
     if (cli_open(o, &dev, &d) != 0)
         return 2;
-    check_ctx c = {.dev = dev, .o = o, .algo = GS_ALGO_CENTRAL, .block = o->block ? o->block : bench_default_block(&d)};
+    check_ctx c = {.dev = dev,
+                   .o = o,
+                   .algo = GS_ALGO_CENTRAL,
+                   .block = o->block ? o->block : bench_default_block(&d)};
     unsigned bound;
     if (bench_bound(dev, c.block, &bound) != 0)
         return 2;

@@ -8,24 +8,38 @@
 #include "gridsync/run.h"
 
 #define CLI_MAX_LIST 64
-#define CLI_MAX_TIMEOUT_MS 3600000u  /* gs_barrier_set_timeout's range, and the environment's */
-#define CLI_MAX_ITERS (1u << 30)     /* gs_run's */
+#define CLI_MAX_TIMEOUT_MS 3600000u    /* gs_barrier_set_timeout's range, and the environment's */
+#define CLI_MAX_ITERS (1u << 30)       /* gs_run's */
 #define CLI_MAX_STEPS 1000000000000ull /* bench pi: 10^12 steps, minutes on a GPU */
-#define CLI_DEFAULT_MAX_SPREAD 0.5   /* a row whose repeats spread wider is flagged */
+#define CLI_DEFAULT_MAX_SPREAD 0.5     /* a row whose repeats spread wider is flagged */
 
 /* The options, one bit each: what a command line gave, and what a subcommand takes
  * (an option a subcommand would ignore is refused instead). */
 enum {
-    OPT_BACKEND = 1u << 0, OPT_DEVICE = 1u << 1, OPT_ALGO = 1u << 2, OPT_GROUPS = 1u << 3,
-    OPT_BLOCK = 1u << 4, OPT_ITERS = 1u << 5, OPT_ITERS_LIST = 1u << 6, OPT_COMPUTE = 1u << 7,
-    OPT_REPEATS = 1u << 8, OPT_TIMEOUT = 1u << 9, OPT_QUICK = 1u << 10, OPT_CSV = 1u << 11,
-    OPT_JSON = 1u << 12, OPT_PLOT = 1u << 13, OPT_SIZES = 1u << 14, OPT_MAX_SPREAD = 1u << 15,
-    OPT_ALLOW_REFUSED = 1u << 16, OPT_N = 1u << 17, OPT_STEPS = 1u << 18,
+    OPT_BACKEND = 1u << 0,
+    OPT_DEVICE = 1u << 1,
+    OPT_ALGO = 1u << 2,
+    OPT_GROUPS = 1u << 3,
+    OPT_BLOCK = 1u << 4,
+    OPT_ITERS = 1u << 5,
+    OPT_ITERS_LIST = 1u << 6,
+    OPT_COMPUTE = 1u << 7,
+    OPT_REPEATS = 1u << 8,
+    OPT_TIMEOUT = 1u << 9,
+    OPT_QUICK = 1u << 10,
+    OPT_CSV = 1u << 11,
+    OPT_JSON = 1u << 12,
+    OPT_PLOT = 1u << 13,
+    OPT_SIZES = 1u << 14,
+    OPT_MAX_SPREAD = 1u << 15,
+    OPT_ALLOW_REFUSED = 1u << 16,
+    OPT_N = 1u << 17,
+    OPT_STEPS = 1u << 18,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
 typedef struct cli_options {
-    unsigned given;       /* OPT_* bits of the options on the command line */
+    unsigned given; /* OPT_* bits of the options on the command line */
     gs_backend backend;
     int device;
     int algo_all;
@@ -34,18 +48,18 @@ typedef struct cli_options {
     unsigned iters_list[CLI_MAX_LIST], n_iters;
     unsigned compute_list[CLI_MAX_LIST], n_compute; /* bench split: work per barrier */
     unsigned sizes_n[CLI_MAX_LIST], sizes_t[CLI_MAX_LIST], n_sizes; /* bench jacobi, stencil: N:T */
-    unsigned n;           /* bench stencil --n: elements; 0 = the default sizes */
+    unsigned n;                             /* bench stencil --n: elements; 0 = the default sizes */
     unsigned long long steps[CLI_MAX_LIST]; /* bench pi --steps */
     unsigned n_steps;
-    unsigned block;       /* work-items per group; 0 = the experiment's default */
-    unsigned iters;       /* 0 = the experiment's default */
-    unsigned repeats;     /* timed repeats, the median is reported */
-    unsigned timeout_ms;  /* 0 = library default */
+    unsigned block;      /* work-items per group; 0 = the experiment's default */
+    unsigned iters;      /* 0 = the experiment's default */
+    unsigned repeats;    /* timed repeats, the median is reported */
+    unsigned timeout_ms; /* 0 = library default */
     int quick;
-    int allow_refused;    /* refused rows (more groups than fit) do not fail the run */
-    double max_spread;    /* rows whose spread is larger are warned about */
+    int allow_refused; /* refused rows (more groups than fit) do not fail the run */
+    double max_spread; /* rows whose spread is larger are warned about */
     const char *csv, *json, *plot;
-    int takes_auto;       /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
+    int takes_auto; /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
                              creation, so gs_algo_supported does not list it) where flip
                              and tree run */
 } cli_options;
@@ -55,37 +69,37 @@ typedef struct bench_row {
     const char *experiment;
     gs_algo algo;
     unsigned groups, block, iters;
-    unsigned compute;         /* independent multiply-adds per work-item per barrier */
-    unsigned n;               /* bench jacobi: the grid's side (0 elsewhere) */
-    int any_grid;             /* a `best` row: ratios to the other best rows, whatever
+    unsigned compute;      /* independent multiply-adds per work-item per barrier */
+    unsigned n;            /* bench jacobi: the grid's side (0 elsewhere) */
+    int any_grid;          /* a `best` row: ratios to the other best rows, whatever
                                  their group count */
-    double ns_per_barrier;    /* median over repeats */
-    double total_ms;          /* median total time of the launch(es) */
-    double spread;            /* (max - min) / median of the repeats */
+    double ns_per_barrier; /* median over repeats */
+    double total_ms;       /* median total time of the launch(es) */
+    double spread;         /* (max - min) / median of the repeats */
     size_t state_bytes;
-    const char *check;        /* "pass", "FAIL", "timeout", "refused", "error" */
+    const char *check; /* "pass", "FAIL", "timeout", "refused", "error" */
     gs_status status;
 } bench_row;
 
 typedef struct bench_table {
     bench_row *rows;
     unsigned n, cap;
-    unsigned shown;   /* rows printed so far: each is printed once it is measured */
+    unsigned shown; /* rows printed so far: each is printed once it is measured */
     double max_spread;
     gs_device_info dev;
 } bench_table;
 
 /* A subcommand: `info`, `check`, or an experiment of `bench`. */
 typedef struct cli_command {
-    const char *name;   /* "info", "check", "groups", ... */
-    const char *usage;  /* its arguments, for help */
-    const char *help;   /* what it does, for help */
-    unsigned takes;     /* OPT_* it honours; every other option is refused */
-    int (*cmd)(const cli_options *);                            /* info, check */
+    const char *name;                /* "info", "check", "groups", ... */
+    const char *usage;               /* its arguments, for help */
+    const char *help;                /* what it does, for help */
+    unsigned takes;                  /* OPT_* it honours; every other option is refused */
+    int (*cmd)(const cli_options *); /* info, check */
     int (*run)(gs_device *, const cli_options *, bench_table *); /* an experiment */
     const char *xlabel;                                          /* its plot's x axis */
     void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
-    int takes_auto;     /* runs auto beside the protocols it chooses from */
+    int takes_auto; /* runs auto beside the protocols it chooses from */
 } cli_command;
 
 #define CLI_DEMO 2 /* cli_command_find's third list: gridsync demo NAME */

@@ -6,8 +6,9 @@
 
 /* What every experiment takes (memory times nothing, so none of the timing options). */
 #define BENCH_OUT (OPT_BACKEND | OPT_DEVICE | OPT_ALGO | OPT_CSV | OPT_JSON | OPT_PLOT)
-#define BENCH_TIMED (BENCH_OUT | OPT_BLOCK | OPT_REPEATS | OPT_TIMEOUT | OPT_QUICK | OPT_MAX_SPREAD | \
-                     OPT_ALLOW_REFUSED)
+#define BENCH_TIMED                                                                   \
+    (BENCH_OUT | OPT_BLOCK | OPT_REPEATS | OPT_TIMEOUT | OPT_QUICK | OPT_MAX_SPREAD | \
+     OPT_ALLOW_REFUSED)
 
 static const cli_command commands[] = {
     {"info", "[--backend B] [--device N]",
@@ -30,8 +31,10 @@ static const cli_command experiments[] = {
      "a GPU 1, 10, ... 70 and 1, 2, 4 ... 32 blocks per SM up to the co-residency bound;\n"
      "elsewhere 1, 2, 4 ... up to twice the compute units.",
      BENCH_TIMED | OPT_GROUPS | OPT_ITERS, NULL, bench_groups, "groups", NULL, 0},
-    {"iters", "[options]", "Total time against the number of barriers at one grid (thesis Appendix I).",
-     BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL, 0},
+    {"iters", "[options]",
+     "Total time against the number of barriers at one grid (thesis Appendix I).",
+     BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL,
+     0},
     {"memory", "[options]",
      "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
      BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0},
@@ -57,15 +60,16 @@ static const cli_command experiments[] = {
      "2^20 x 2 elsewhere (--n N, --iters T, --sizes N:T,...). Each result must equal the\n"
      "host's element by element, and all elements each other, before it is timed; the\n"
      "blog's times are printed beside ours.",
-     BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups", bench_stencil_summary, 1},
+     BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups",
+     bench_stencil_summary, 1},
     {"pi", "[options]",
      "apps/pi, the lecture's Pi program: midpoint integration of 4/(1+x^2) in double\n"
      "precision, a work-group reduction, then the groups' sums finished on the host, after\n"
      "a grid barrier, by the last group to take a ticket, and (CUDA) by CUB DeviceReduce.\n"
      "Steps 10^6 to 10^10 on a GPU, 10^4 to 10^7 elsewhere (--steps); every way must agree\n"
      "to 1e-12 relative. One grid: every group resident (--groups N, --block a power of 2).",
-     OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS | OPT_STEPS |
-         OPT_TIMEOUT | OPT_QUICK,
+     OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS |
+         OPT_STEPS | OPT_TIMEOUT | OPT_QUICK,
      cmd_pi, NULL, NULL, NULL, 0},
 #endif
 };
@@ -78,8 +82,8 @@ static const cli_command demos[] = {
      "and without a grid barrier, printed a row per group, wrong elements counted. With\n"
      "the barrier the count must be 0; without it, it is reported. Default: the blog's\n"
      "10 groups of 16 (fewer where fewer fit); on a GPU also every resident block of 256.",
-     OPT_BACKEND | OPT_DEVICE | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_TIMEOUT | OPT_CSV, cmd_testsync,
-     NULL, NULL, NULL, 0},
+     OPT_BACKEND | OPT_DEVICE | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_TIMEOUT | OPT_CSV,
+     cmd_testsync, NULL, NULL, NULL, 0},
 #endif
 };
 
@@ -106,17 +110,21 @@ void cli_usage(FILE *f)
     fprintf(f, " [options]\n       gridsync demo ");
     for (unsigned i = 0; i < COUNT(demos); ++i)
         fprintf(f, "%s%s", i ? "|" : "", demos[i].name);
-    fprintf(f, " [options]\n"
-               "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
-               "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
-               "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
-               "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
-               "be written, all found before anything runs.\n");
+    fprintf(f,
+            " [options]\n"
+            "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
+            "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
+            "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
+            "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
+            "be written, all found before anything runs.\n");
 }
 
 static void help_one(const cli_command *c, int bench, FILE *f)
 {
-    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n", bench == CLI_DEMO ? "demo " : bench ? "bench " : "",
+    fprintf(f, "usage: gridsync %s%s %s\n%s\noptions:\n",
+            bench == CLI_DEMO ? "demo "
+            : bench           ? "bench "
+                              : "",
             c->name, c->usage, c->help);
     cli_options_help(c->takes, f);
     if (c->takes & OPT_ONE_GROUPS)

@@ -26,7 +26,8 @@ static void show(const int *out, unsigned groups, unsigned block)
     }
 }
 
-static int run_one(gs_device *dev, const cli_options *o, unsigned groups, unsigned block, int sync, ts_row *r)
+static int run_one(gs_device *dev, const cli_options *o, unsigned groups, unsigned block, int sync,
+                   ts_row *r)
 {
     int *out = malloc((size_t)groups * block * sizeof *out);
     char error[160];
@@ -65,22 +66,25 @@ int cmd_testsync(const cli_options *o)
     ts_row rows[4];
     unsigned n = 0;
     int failed = 0;
-    printf("test_sync / test_nosync on %s (%s): out[id] = tmp[N - 1 - id], tmp[id] = its group (-1: stale)\n",
+    printf("test_sync / test_nosync on %s (%s): out[id] = tmp[N - 1 - id], tmp[id] = its group "
+           "(-1: stale)\n",
            d.name, gs_backend_name(d.backend));
     for (int sync = 1; sync >= 0; --sync)
         failed |= run_one(dev, o, groups, block, sync, &rows[n++]);
-    if (d.is_gpu && !o->n_groups && !o->block && gs_device_max_groups(dev, 256, &big_bound) == GS_OK)
+    if (d.is_gpu && !o->n_groups && !o->block &&
+        gs_device_max_groups(dev, 256, &big_bound) == GS_OK)
         for (int sync = 1; sync >= 0; --sync)
             failed |= run_one(dev, o, big_bound, 256, sync, &rows[n++]);
     FILE *f = o->csv ? fopen(o->csv, "w") : NULL;
     if (f) {
         fprintf(f, "experiment,device,backend,kernel,groups,block,elements,wrong,check\n");
         for (unsigned i = 0; i < n; ++i)
-            fprintf(f, "testsync,\"%s\",%s,%s,%u,%u,%u,%lu,%s\n", d.name, gs_backend_name(d.backend),
-                    rows[i].sync ? "test_sync" : "test_nosync", rows[i].groups, rows[i].block,
-                    rows[i].groups * rows[i].block, rows[i].wrong,
+            fprintf(f, "testsync,\"%s\",%s,%s,%u,%u,%u,%lu,%s\n", d.name,
+                    gs_backend_name(d.backend), rows[i].sync ? "test_sync" : "test_nosync",
+                    rows[i].groups, rows[i].block, rows[i].groups * rows[i].block, rows[i].wrong,
                     rows[i].status != GS_OK ? bench_verdict(rows[i].status)
-                    : rows[i].sync ? (rows[i].wrong ? "FAIL" : "pass") : "n/a");
+                    : rows[i].sync          ? (rows[i].wrong ? "FAIL" : "pass")
+                                            : "n/a");
         fclose(f);
     }
     gs_device_close(dev);

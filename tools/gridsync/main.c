@@ -24,7 +24,10 @@ int main(int argc, char **argv)
     }
     const cli_command *c = cli_command_find(bench ? argv[2] : cmd, bench);
     if (c == NULL) {
-        fprintf(stderr, "gridsync: unknown %s '%s'\n", bench == CLI_DEMO ? "demo" : bench ? "experiment" : "command",
+        fprintf(stderr, "gridsync: unknown %s '%s'\n",
+                bench == CLI_DEMO ? "demo"
+                : bench           ? "experiment"
+                                  : "command",
                 bench ? argv[2] : cmd);
         cli_usage(stderr);
         return 2;
@@ -33,7 +36,8 @@ int main(int argc, char **argv)
     for (int i = first; i < argc; ++i)
         if (is_help(argv[i]))
             return cli_help(argc, argv, 1);
-    if (cli_parse(argc, argv, first, &o) != 0 || cli_check_takes(c, &o) != 0 || cli_check_env() != 0)
+    if (cli_parse(argc, argv, first, &o) != 0 || cli_check_takes(c, &o) != 0 ||
+        cli_check_env() != 0)
         return 2;
     return c->run ? cmd_bench(c, &o) : c->cmd(&o); /* bench pi: rows of its own */
 }

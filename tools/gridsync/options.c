@@ -16,23 +16,33 @@ static const struct cli_opt {
     const char *arg;  /* NULL: takes no value */
     const char *text; /* the value's form and range, and what the option does */
 } opts[] = {
-    {"backend", OPT_BACKEND, "B", "auto, cpu, opencl or cuda (default auto: the best device present)"},
+    {"backend", OPT_BACKEND, "B",
+     "auto, cpu, opencl or cuda (default auto: the best device present)"},
     {"device", OPT_DEVICE, "N", "0 to 1024: the device's index within its back end (default 0)"},
-    {"algo", OPT_ALGO, "LIST", "all (default), or protocols separated by commas (gridsync help algos)"},
-    {"groups", OPT_GROUPS, "LIST", "1 to 16777216 each, at most 64, separated by commas: grids to run"},
+    {"algo", OPT_ALGO, "LIST",
+     "all (default), or protocols separated by commas (gridsync help algos)"},
+    {"groups", OPT_GROUPS, "LIST",
+     "1 to 16777216 each, at most 64, separated by commas: grids to run"},
     {"block", OPT_BLOCK, "N", "1 to the device's largest group: work-items per group"},
     {"iters", OPT_ITERS, "N", "1 to 1073741824: barriers per timed run (jacobi: iterations)"},
     {"iters-list", OPT_ITERS_LIST, "LIST", "1 to 1073741824 each, at most 64: barriers per run"},
-    {"compute", OPT_COMPUTE, "LIST", "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
-    {"sizes", OPT_SIZES, "N:T,...", "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
-                                    "                    32768; stencil N elements, 2 to 268435456"},
-    {"n", OPT_N, "N", "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
-    {"steps", OPT_STEPS, "LIST", "1 to 1000000000000 each, at most 64: integration steps of the pi program"},
-    {"repeats", OPT_REPEATS, "N", "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
+    {"compute", OPT_COMPUTE, "LIST",
+     "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
+    {"sizes", OPT_SIZES, "N:T,...",
+     "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
+     "                    32768; stencil N elements, 2 to 268435456"},
+    {"n", OPT_N, "N",
+     "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
+    {"steps", OPT_STEPS, "LIST",
+     "1 to 1000000000000 each, at most 64: integration steps of the pi program"},
+    {"repeats", OPT_REPEATS, "N",
+     "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
     {"quick", OPT_QUICK, NULL, "fewer grids, barriers and repeats"},
-    {"max-spread", OPT_MAX_SPREAD, "X", "0 to 1000: warn about rows whose spread is larger (default 0.5)"},
-    {"allow-refused", OPT_ALLOW_REFUSED, NULL, "refused rows (more groups than fit) do not make the exit status 1"},
+    {"max-spread", OPT_MAX_SPREAD, "X",
+     "0 to 1000: warn about rows whose spread is larger (default 0.5)"},
+    {"allow-refused", OPT_ALLOW_REFUSED, NULL,
+     "refused rows (more groups than fit) do not make the exit status 1"},
     {"csv", OPT_CSV, "FILE", "write the rows as CSV"},
     {"json", OPT_JSON, "FILE", "write the rows and the device as JSON"},
     {"plot", OPT_PLOT, "FILE.png", "draw the rows with gnuplot"},
@@ -107,7 +117,8 @@ static int take_size(const char *tok, void *ctx)
         return -1;
     memcpy(n, tok, len);
     n[len] = '\0';
-    if (parse_uint(n, 2, 1u << 28, &side) != 0 || parse_uint(colon + 1, 1, CLI_MAX_ITERS, &iters) != 0)
+    if (parse_uint(n, 2, 1u << 28, &side) != 0 ||
+        parse_uint(colon + 1, 1, CLI_MAX_ITERS, &iters) != 0)
         return -1;
     o->sizes_n[o->n_sizes] = side;
     o->sizes_t[o->n_sizes++] = iters;
@@ -190,7 +201,8 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
 {
     struct option longopts[N_OPTS + 1];
     for (unsigned i = 0; i < N_OPTS; ++i)
-        longopts[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument, 0, (int)i + 1};
+        longopts[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
+                                      0, (int)i + 1};
     longopts[N_OPTS] = (struct option){0, 0, 0, 0};
     memset(o, 0, sizeof *o);
     o->algo_all = 1;
@@ -201,17 +213,20 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
     int c;
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         if (c == ':' && optopt > 0 && optopt <= (int)N_OPTS) {
-            fprintf(stderr, "gridsync: --%s needs a value: %s\n", opts[optopt - 1].name, opts[optopt - 1].text);
+            fprintf(stderr, "gridsync: --%s needs a value: %s\n", opts[optopt - 1].name,
+                    opts[optopt - 1].text);
             return -1;
         }
         if (c <= 0 || c > (int)N_OPTS) {
-            fprintf(stderr, "gridsync: unknown option '%s' (gridsync help lists them)\n", argv[optind - 1]);
+            fprintf(stderr, "gridsync: unknown option '%s' (gridsync help lists them)\n",
+                    argv[optind - 1]);
             return -1;
         }
         const struct cli_opt *k = &opts[c - 1];
         o->given |= k->bit;
         if (take(k, optarg, o) != 0) {
-            fprintf(stderr, "gridsync: --%s: bad value '%s'; it takes %s\n", k->name, optarg, k->text);
+            fprintf(stderr, "gridsync: --%s: bad value '%s'; it takes %s\n", k->name, optarg,
+                    k->text);
             return -1;
         }
     }
@@ -229,12 +244,14 @@ int cli_check_takes(const cli_command *c, const cli_options *o)
     const char *in = c->run ? "bench " : "";
     for (unsigned i = 0; i < N_OPTS; ++i)
         if ((o->given & opts[i].bit) && !(c->takes & opts[i].bit)) {
-            fprintf(stderr, "gridsync: %s%s does not take --%s (gridsync help %s%s lists what it takes)\n",
+            fprintf(stderr,
+                    "gridsync: %s%s does not take --%s (gridsync help %s%s lists what it takes)\n",
                     in, c->name, opts[i].name, in, c->name);
             return -1;
         }
     if ((c->takes & OPT_ONE_GROUPS) && o->n_groups > 1) {
-        fprintf(stderr, "gridsync: %s%s runs one grid: --groups takes one value here\n", in, c->name);
+        fprintf(stderr, "gridsync: %s%s runs one grid: --groups takes one value here\n", in,
+                c->name);
         return -1;
     }
     return 0;
@@ -246,8 +263,10 @@ void cli_options_help(unsigned takes, FILE *f)
         if (!(takes & opts[i].bit))
             continue;
         char head[40];
-        snprintf(head, sizeof head, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-        fprintf(f, "  %-18s%s%s\n", head, strlen(head) > 17 ? "\n                    " : "", opts[i].text);
+        snprintf(head, sizeof head, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
+                 opts[i].arg ? opts[i].arg : "");
+        fprintf(f, "  %-18s%s%s\n", head, strlen(head) > 17 ? "\n                    " : "",
+                opts[i].text);
     }
 }
 
@@ -305,7 +324,8 @@ unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
             if (named && algo_runs(o, dev, (gs_algo)a))
                 out[n++] = (gs_algo)a;
             else if (named && !o->algo_all)
-                fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n", gs_algo_name((gs_algo)a));
+                fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n",
+                        gs_algo_name((gs_algo)a));
         }
     return n;
 }
