@@ -3,4 +3,5 @@
 #define GRIDSYNC_CPU_H
 #include "gridsync/prims_cpu.h"
 #include "gridsync/barrier.h"
+#include "gridsync/local.h"
 #endif

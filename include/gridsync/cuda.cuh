@@ -31,5 +31,6 @@
 
 #define GS_DEVICE_PROTOCOLS(X) GS_PROTOCOLS_SHARED(X) GS_PROTOCOLS_CUDA(X)
 #include "gridsync/barrier.h"
+#include "gridsync/local.h"
 
 #endif

@@ -299,56 +299,75 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
 #ifndef gs_polls_t
 #define gs_polls_t gs_u64
 #endif
-GS_DEVICE gs_tick_t gs_wait_bound(const gs_grid *g)
+/* The bound in a state's header (a barrier's or local synchronization's: the same words). */
+GS_DEVICE gs_tick_t gs_bound_of(GS_GLOBAL gs_word *state)
 {
-    return gs_ticks_of_bound((gs_u64)gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_TIMEOUT_LO)) |
-                             ((gs_u64)gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_TIMEOUT_HI)) << 32));
+    return gs_ticks_of_bound((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_LO]) |
+                             ((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_HI]) << 32));
 }
+GS_DEVICE gs_tick_t gs_wait_bound(const gs_grid *g) { return gs_bound_of(gs_f(g)->state); }
 
-/* Why a wait that has polled `polls` times since `start` must end: the abort word, then
- * the clock against the header's bound; 0 to go on. Every 16th failed poll. */
-GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+/* Why a wait on `state` that has polled `polls` times since `start` must end: the abort
+ * word, then the clock against the header's bound (GS_ABORT_TIMEOUT: the caller raises
+ * the abort with what it knows); 0 to go on. */
+GS_DEVICE gs_u32 gs_look_at(GS_GLOBAL gs_word *state, gs_tick_t start, gs_polls_t polls)
 {
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE /* only to measure what the bound costs */
     return GS_ABORT_NONE;
 #endif
-    if (gs_load_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON)) != 0u)
+    if (gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) != 0u)
         return GS_ABORT_PEER;
-    if ((gs_tick_t)(gs_ticks(polls) - start) >= gs_wait_bound(g)) {
-        gs_raise_abort(g, GS_ABORT_TIMEOUT);
+    if ((gs_tick_t)(gs_ticks(polls) - start) >= gs_bound_of(state))
         return GS_ABORT_TIMEOUT;
-    }
     return GS_ABORT_NONE;
 }
 
-/* The only spin in gridsync. Polls with the shim's gs_poll_load and, once the
- * condition holds, takes the acquire with gs_poll_acquire (an acquire load per poll on
- * the cpu and OpenCL; on CUDA relaxed polls and one fence.acquire, since ld.acquire
- * invalidates the SM's L1 at every poll). Every 16th failed poll looks at the abort
- * word and the clock (gs_wait_look), and from the 16th on the poller backs off (the
- * header's sleep), so the fast path costs nothing extra. Returns 0 when the condition
- * holds, else why the caller must leave. */
+/* A barrier's look, every 16th failed poll: a timeout raises the abort, naming the
+ * group, its work-item and the episode. */
+GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+{
+    gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
+    if (why == GS_ABORT_TIMEOUT)
+        gs_raise_abort(g, GS_ABORT_TIMEOUT);
+    return why;
+}
+
+/* The only spin in gridsync, written once for every wait that expands it (gs_wait_masked
+ * below, gridsync/local.h): the statements of a function's body that return 0 once READY
+ * (an expression polled again each time, with the shim's gs_poll_load) holds, else why
+ * the caller must leave. Once READY holds it takes the acquire with gs_poll_acquire (an
+ * acquire load per poll on the cpu and OpenCL; on CUDA relaxed polls and one
+ * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Every 16th
+ * failed poll evaluates LOOK, which may use gs_spin_start and gs_spin_polls (the abort
+ * word and the clock: gs_wait_look), and from the 16th on the poller backs off by the
+ * nanoseconds in BACKOFF_WORD (the header's), so the fast path costs nothing extra. */
+#define GS_BOUNDED_SPIN(READY, BACKOFF_WORD, LOOK)           \
+    gs_polls_t gs_spin_polls = 0u;                           \
+    gs_tick_t gs_spin_start = 0u;                            \
+    gs_u32 gs_spin_backoff = 0u;                             \
+    while (!(READY)) {                                       \
+        ++gs_spin_polls;                                     \
+        gs_pause(gs_spin_polls, gs_spin_backoff);            \
+        if ((gs_spin_polls & 15u) != 0u)                     \
+            continue;                                        \
+        if (gs_spin_polls == 16u) {                          \
+            gs_spin_start = gs_ticks(gs_spin_polls);         \
+            gs_spin_backoff = gs_load_relaxed(BACKOFF_WORD); \
+        }                                                    \
+        gs_u32 gs_spin_why = (LOOK);                         \
+        if (gs_spin_why != GS_ABORT_NONE)                    \
+            return gs_spin_why;                              \
+    }                                                        \
+    gs_poll_acquire();                                       \
+    return GS_ABORT_NONE
+
+/* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until,
                                 gs_u32 mask)
 {
-    gs_polls_t polls = 0u;
-    gs_tick_t start = 0u;
-    gs_u32 backoff = 0u;
-    while (!gs_ready(gs_poll_word(w, until), target, until, mask)) {
-        ++polls;
-        gs_pause(polls, backoff);
-        if ((polls & 15u) != 0u)
-            continue;
-        if (polls == 16u) {
-            start = gs_ticks(polls);
-            backoff = gs_load_relaxed(gs_word_at(g, 0u, GS_HDR_BACKOFF));
-        }
-        gs_u32 why = gs_wait_look(g, start, polls);
-        if (why != GS_ABORT_NONE)
-            return why;
-    }
-    gs_poll_acquire();
-    return GS_ABORT_NONE;
+    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask),
+                    gs_word_at(g, 0u, GS_HDR_BACKOFF),
+                    gs_wait_look(g, gs_spin_start, gs_spin_polls));
 }
 GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
 {

@@ -11,6 +11,7 @@
 #define GRIDSYNC_HOST_CPU_H
 
 #include "gridsync.h"
+#include "gridsync/host_local.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +26,13 @@ GS_API gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size
 /* The same, returning once the threads run; gs_barrier_collect(b) waits for them and
  * returns the status. */
 GS_API gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
+                                     void (*kernel)(void *arg), void *arg);
+
+/* Runs kernel(arg), a kernel of local synchronization (gridsync/local.h) on the state
+ * of L, and waits for it: gs_local_prepare, the run, gs_local_collect's verdict. Any
+ * number of groups within the thread limit above: local synchronization needs no
+ * co-residency. */
+GS_API gs_status gs_cpu_launch_local(gs_local *L, gs_dim3 groups, gs_dim3 group_size,
                                      void (*kernel)(void *arg), void *arg);
 
 #ifdef __cplusplus

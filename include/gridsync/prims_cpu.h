@@ -41,6 +41,12 @@ GS_API extern _Thread_local gs_cpu_self gs_cpu_self_now;
  * if any member passed a non-zero pred (CUDA's __syncthreads_or). */
 GS_API int gs_cpu_team_barrier_or(int pred);
 
+/* The calling team's group memory for gridsync/local.h (GS_GROUP_SCRATCH), words that
+ * its threads share as a GPU group shares __shared__ memory. */
+GS_API gs_u32 *gs_cpu_team_scratch(void);
+#define GS_GROUP_SCRATCH(name) gs_u32 *name = gs_cpu_team_scratch()
+#define GS_SCRATCH_PTR gs_u32 *
+
 #define gs_group_id() (gs_cpu_self_now.group)
 #define gs_num_groups() (gs_cpu_self_now.groups)
 #define gs_local_id() (gs_cpu_self_now.lid)

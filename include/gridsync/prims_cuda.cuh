@@ -56,6 +56,10 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
  * checks the SASS where a disassembler is at hand). */
 #define gs_local_first() (gs_lane_id() == 0u && (gs_tid_x() | gs_tid_y() | gs_tid_z()) == 0u)
 
+/* Group memory a kernel declares for gridsync/local.h. */
+#define GS_GROUP_SCRATCH(name) __shared__ gs_u32 name[GS_GROUP_SCRATCH_WORDS]
+#define GS_SCRATCH_PTR gs_u32 *
+
 #define gs_group_barrier() __syncthreads()
 #define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))
 

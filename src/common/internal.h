@@ -54,6 +54,12 @@ typedef struct gs_backend_ops {
     /* Waits for a user launch in flight through b (b->pending) and frees its record:
      * GS_OK once the kernel ended, else why it failed. */
     gs_status (*collect)(gs_device *dev, gs_barrier *b);
+    /* Optional: waits for what a user enqueued on `stream` (a cudaStream_t, a
+     * cl_command_queue; NULL: the back end's default). NULL: nothing to wait for. */
+    gs_status (*stream_sync)(gs_device *dev, void *stream);
+    /* Optional: gs_local_prepare enqueued on `stream`, in its order (CUDA: a kernel, which
+     * a graph captures). NULL: local.c waits for the stream and writes the state. */
+    gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned words, void *stream);
 } gs_backend_ops;
 
 struct gs_device {
@@ -83,6 +89,17 @@ struct gs_barrier {
     atomic_int busy;     /* 1 from a launch's start until it is collected */
     void *pending;       /* the back end's record of a user launch in flight, or NULL */
     double elapsed_ns;   /* device time of the last collected user launch */
+};
+
+/* Local synchronization's state (gridsync/host_local.h, local.c). */
+#include "gridsync/host_local.h"
+struct gs_local {
+    gs_device *dev;
+    unsigned words;
+    unsigned timeout_ms;
+    size_t bytes;
+    gs_mem *state;
+    gs_local_abort abort;
 };
 
 /* Starts a launch through `b` of `grid` groups of `block` work-items: refuses it while

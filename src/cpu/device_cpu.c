@@ -183,6 +183,35 @@ gs_status gs_cpu_launch_async(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
     return GS_OK;
 }
 
+gs_status gs_cpu_launch_local(gs_local *L, gs_dim3 groups, gs_dim3 group_size,
+                              void (*kernel)(void *arg), void *arg)
+{
+    if (!L || !kernel)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (L->dev->ops != &gs_cpu_ops)
+        return GS_ERR_UNSUPPORTED;
+    uint64_t size = (uint64_t)group_size.x * group_size.y * group_size.z;
+    uint64_t items = (uint64_t)groups.x * groups.y * groups.z * size;
+    if (items == 0 || size > GS_CPU_MAX_GROUP_SIZE)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (items > GS_CPU_MAX_THREADS)
+        return GS_ERR_TOO_MANY_GROUPS;
+    gs_status s = gs_local_prepare(L, NULL);
+    if (s != GS_OK)
+        return s;
+    void *state = NULL;
+    gs_cpu_grid *g = NULL;
+    (void)gs_local_native(L, &state);
+    unsigned timeout_ms = 0;
+    (void)gs_local_get_timeout(L, &timeout_ms);
+    s = gs_cpu_grid_start(L->dev, groups, group_size, kernel, arg, timeout_ms, abort_line(state),
+                          &g);
+    if (s == GS_OK)
+        s = gs_cpu_grid_join(g, NULL);
+    gs_status verdict = gs_local_collect(L, NULL);
+    return verdict != GS_OK ? verdict : s;
+}
+
 gs_status gs_cpu_launch(gs_barrier *b, gs_dim3 groups, gs_dim3 group_size,
                         void (*kernel)(void *arg), void *arg)
 {

@@ -22,6 +22,7 @@ struct gs_cpu_team {
     unsigned *calls;                /* team barriers each member has reached */
     struct timespec *deadline_span; /* how long one team barrier may wait */
     gs_word *abort_line;            /* the barrier state's abort line, or NULL */
+    gs_u32 scratch[4];              /* group memory (gs_cpu_team_scratch) */
 };
 
 /* A team that breaks raises the barrier's abort at once, naming itself and the member
@@ -54,6 +55,13 @@ static void deadline_after(struct timespec *t, const struct timespec *span)
         t->tv_sec += 1;
         t->tv_nsec -= 1000000000L;
     }
+}
+
+gs_u32 *gs_cpu_team_scratch(void)
+{
+    static _Thread_local gs_u32 alone[4]; /* the host's sequential reference: no team */
+    struct gs_cpu_team *t = gs_cpu_self_now.team;
+    return t ? t->scratch : alone;
 }
 
 int gs_cpu_team_barrier_or(int pred)

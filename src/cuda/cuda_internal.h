@@ -4,6 +4,7 @@
  * are reached through C accessors. The files depend one way, each only on those below:
  *   device_cuda.c    the gs_backend_ops table
  *   host_cuda.c      the public functions of gridsync/host_cuda.h, gs_backend_ops.collect
+ *   local_cuda.c     local synchronization's prepare (kernel_local.cu) and stream waits
  *   launch_cuda.c    launches of the built-in kernel, the resident enqueue
  *   bounds_cuda.c    co-residency bounds, supported protocols, cluster sizes
  *   open_cuda.c memory_cuda.c kernels_cuda.c  devices, buffers, kernel choice
@@ -26,6 +27,9 @@ GS_PROTOCOLS_SHARED(GS_CUDA_KERNEL_DECL_)
 GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
 #undef GS_CUDA_KERNEL_DECL_
 const void *gs_cuda_kernel_relaunch(int form);
+/* kernel_local.cu: enqueues local synchronization's prepare kernel on `stream` (a
+ * cudaStream_t); returns the cudaError_t of the launch. */
+int gs_cuda_local_prepare_enqueue(void *state, unsigned words, void *stream);
 
 #ifdef __cplusplus
 }
@@ -113,6 +117,10 @@ gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *ela
 
 /* host_cuda.c: gs_backend_ops.collect. */
 gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b);
+
+/* local_cuda.c: gs_backend_ops.stream_sync, .local_prepare */
+gs_status gs_cuda_stream_sync(gs_device *dev, void *stream);
+gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned words, void *stream);
 #endif
 
 #endif

@@ -104,6 +104,14 @@ static gs_status cl_mem_read(gs_device *dev, gs_mem *m, size_t offset, void *dst
     return GS_OK;
 }
 
+/* A user's queue, or the device's, drained (gs_local_prepare, gs_local_collect). */
+static gs_status cl_stream_sync(gs_device *dev, void *stream)
+{
+    cl_command_queue q = stream ? (cl_command_queue)stream : gs_cl(dev)->queue;
+    cl_int err = clFinish(q);
+    return err == CL_SUCCESS ? GS_OK : gs_cl_fail(dev, err, "clFinish");
+}
+
 static void *cl_mem_native(gs_mem *m) { return m ? (void *)m->buf : NULL; }
 
 /* ---- launch ----------------------------------------------------------------------- */
@@ -249,4 +257,5 @@ const gs_backend_ops gs_opencl_ops = {
     .mem_native = cl_mem_native,
     .launch = cl_launch,
     .collect = gs_cl_collect,
+    .stream_sync = cl_stream_sync,
 };

@@ -1,0 +1,191 @@
+/* src/common/local.c - local synchronization's state on the host (gridsync/host_local.h):
+ * written once over the back ends' memory operations. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "knobs.h"
+
+#include "gridsync/local_state.h"
+
+/* The header's timeout and back-off (the words gridsync/grid.h's bounded wait reads). */
+#define GS_LOCAL_BACKOFF_NS 32u
+
+static gs_status write_header(gs_local *L, uint32_t epoch)
+{
+    uint32_t hdr[GS_LINE_WORDS] = {0};
+    uint64_t units = L->dev->ops->timeout_units(L->dev, L->timeout_ms);
+    hdr[GS_HDR_MAGIC] = GS_LOCAL_MAGIC;
+    hdr[GS_HDR_TIMEOUT_LO] = (uint32_t)units;
+    hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
+    hdr[GS_HDR_BACKOFF] = GS_LOCAL_BACKOFF_NS;
+    hdr[GS_HDR_LOCAL_EPOCH] = epoch;
+    hdr[GS_HDR_LOCAL_WORDS] = L->words;
+    return L->dev->ops->mem_write(L->dev, L->state, 0, hdr, sizeof hdr);
+}
+
+static gs_status read_words(gs_local *L, unsigned line, unsigned first, uint32_t *dst, unsigned n)
+{
+    return L->dev->ops->mem_read(L->dev, L->state, GS_WORD(line, first) * 4u, dst, n * 4u);
+}
+
+gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
+{
+    if (!out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!dev || words == 0 || words > GS_LOCAL_MAX_WORDS)
+        return GS_ERR_INVALID_ARGUMENT;
+    gs_local *L = calloc(1, sizeof *L);
+    if (!L)
+        return GS_ERR_OUT_OF_MEMORY;
+    L->dev = dev;
+    L->words = words;
+    L->timeout_ms = GS_DEFAULT_TIMEOUT_MS;
+    (void)gs_knob_uint(GS_KNOB_TIMEOUT_MS, &L->timeout_ms);
+    L->bytes = (size_t)GS_LOCAL_STATE_LINES(words) * GS_LINE_BYTES;
+    gs_status s = dev->ops->mem_alloc(dev, L->bytes, &L->state); /* zeroed */
+    if (s == GS_OK)
+        s = write_header(L, 0u); /* epoch 0: the first prepare clears the words */
+    if (s != GS_OK) {
+        if (L->state)
+            dev->ops->mem_free(dev, L->state);
+        free(L);
+        return s;
+    }
+    *out = L;
+    return GS_OK;
+}
+
+gs_status gs_local_destroy(gs_local *L)
+{
+    if (!L)
+        return GS_ERR_INVALID_ARGUMENT;
+    L->dev->ops->mem_free(L->dev, L->state);
+    free(L);
+    return GS_OK;
+}
+
+gs_status gs_local_set_timeout(gs_local *L, unsigned milliseconds)
+{
+    if (!L || milliseconds == 0 || milliseconds > 3600000u)
+        return GS_ERR_INVALID_ARGUMENT;
+    uint32_t epoch = 0;
+    gs_status s = read_words(L, 0, GS_HDR_LOCAL_EPOCH, &epoch, 1);
+    if (s != GS_OK)
+        return s;
+    L->timeout_ms = milliseconds;
+    return write_header(L, epoch);
+}
+
+gs_status gs_local_get_timeout(const gs_local *L, unsigned *milliseconds)
+{
+    if (!L || !milliseconds)
+        return GS_ERR_INVALID_ARGUMENT;
+    *milliseconds = L->timeout_ms;
+    return GS_OK;
+}
+
+gs_status gs_local_get_words(const gs_local *L, unsigned *words, size_t *bytes)
+{
+    if (!L || (!words && !bytes))
+        return GS_ERR_INVALID_ARGUMENT;
+    if (words)
+        *words = L->words;
+    if (bytes)
+        *bytes = L->bytes;
+    return GS_OK;
+}
+
+gs_status gs_local_native(const gs_local *L, void **out)
+{
+    if (!L || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = L->dev->ops->mem_native(L->state);
+    return GS_OK;
+}
+
+static gs_status sync_stream(gs_local *L, void *stream)
+{
+    return L->dev->ops->stream_sync ? L->dev->ops->stream_sync(L->dev, stream) : GS_OK;
+}
+
+/* Where no kernel does it in the stream's order: the same steps as the CUDA back end's
+ * prepare kernel (src/cuda/kernel_local.cu), from the host once the stream is idle. */
+static gs_status prepare_from_host(gs_local *L, void *stream)
+{
+    uint32_t epoch = 0, zero[GS_LINE_WORDS] = {0};
+    gs_status s = sync_stream(L, stream);
+    if (s == GS_OK)
+        s = read_words(L, 0, GS_HDR_LOCAL_EPOCH, &epoch, 1);
+    if (s != GS_OK)
+        return s;
+    epoch = epoch >= GS_LOCAL_EPOCHS ? 1u : epoch + 1u;
+    if (epoch == 1u) { /* values of every earlier epoch would read as new again */
+        size_t n = (size_t)L->words * 4u;
+        void *zeros = calloc(1, n);
+        if (!zeros)
+            return GS_ERR_OUT_OF_MEMORY;
+        s = L->dev->ops->mem_write(L->dev, L->state, GS_WORD(GS_LOCAL_LINE_WORDS, 0) * 4u, zeros,
+                                   n);
+        free(zeros);
+    }
+    if (s == GS_OK)
+        s = L->dev->ops->mem_write(L->dev, L->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, zero,
+                                   sizeof zero);
+    if (s == GS_OK)
+        s = L->dev->ops->mem_write(L->dev, L->state, GS_WORD(GS_LOCAL_LINE_TICKET, 0) * 4u, zero,
+                                   sizeof zero);
+    if (s == GS_OK)
+        s = L->dev->ops->mem_write(L->dev, L->state, GS_HDR_LOCAL_EPOCH * 4u, &epoch, 4u);
+    return s;
+}
+
+gs_status gs_local_prepare(gs_local *L, void *stream)
+{
+    if (!L)
+        return GS_ERR_INVALID_ARGUMENT;
+    memset(&L->abort, 0, sizeof L->abort);
+    if (L->dev->ops->local_prepare)
+        return L->dev->ops->local_prepare(L->dev, L->state, L->words, stream);
+    return prepare_from_host(L, stream);
+}
+
+gs_status gs_local_collect(gs_local *L, void *stream)
+{
+    if (!L)
+        return GS_ERR_INVALID_ARGUMENT;
+    uint32_t line[GS_ABORT_SEEN + 1];
+    gs_status s = sync_stream(L, stream);
+    if (s == GS_OK)
+        s = read_words(L, GS_LINE_ABORT, 0, line, GS_ABORT_SEEN + 1);
+    if (s != GS_OK)
+        return s;
+    memset(&L->abort, 0, sizeof L->abort);
+    if (line[GS_ABORT_ACK] == 0u) {
+        L->abort.reason = GS_ABORT_REASON_UNUSED;
+        return GS_ERR_BAD_STATE;
+    }
+    if (line[GS_ABORT_REASON] == GS_ABORT_NONE)
+        return GS_OK;
+    L->abort.reason = (gs_abort_reason)line[GS_ABORT_REASON];
+    L->abort.group = line[GS_ABORT_GROUP];
+    L->abort.item = line[GS_ABORT_ITEM];
+    L->abort.word = line[GS_ABORT_EPISODE];
+    L->abort.awaited = line[GS_ABORT_AWAITED];
+    L->abort.seen = line[GS_ABORT_SEEN];
+    if (line[GS_ABORT_STRAY] != 0u) {
+        L->abort.stray = 1;
+        L->abort.stray_group = line[GS_ABORT_STRAY] - 1u;
+        L->abort.stray_item = line[GS_ABORT_STRAY_ITEM];
+    }
+    return L->abort.reason == GS_ABORT_REASON_BAD_STATE ? GS_ERR_BAD_STATE : GS_ERR_TIMEOUT;
+}
+
+gs_status gs_local_abort_info(const gs_local *L, gs_local_abort *out)
+{
+    if (!L || !out)
+        return GS_ERR_INVALID_ARGUMENT;
+    *out = L->abort;
+    return GS_OK;
+}
