@@ -133,13 +133,14 @@ MICRO="$BUILD/bench/gs_micro"
 CUDA_BARRIER=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_barrier 2>/dev/null | head -1)
 CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null | head -1)
 CUDA_USER_API=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_user_api 2>/dev/null | head -1)
+CUDA_LOCAL=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_local 2>/dev/null | head -1)
 if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand,
     # against the in-tree library with every back end (libgridsync_all.a)
     build_tests() {
         local libs="$BUILD/src/libgridsync_all.a"
         [ "$OPENCL" = ON ] && libs="$libs -lOpenCL"
-        for t in cuda_barrier cuda_weak cuda_user_api; do
+        for t in cuda_barrier cuda_weak cuda_user_api cuda_local; do
             "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests -Itests/weaken "tests/$t.cu" $libs \
                 -cudart shared -lpthread -o "$WORK/$t" || return 1
         done
@@ -149,6 +150,7 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     CUDA_BARRIER="$WORK/cuda_barrier"
     CUDA_WEAK="$WORK/cuda_weak"
     CUDA_USER_API="$WORK/cuda_user_api"
+    CUDA_LOCAL="$WORK/cuda_local"
 fi
 
 # ---- 3. SASS: the barrier's instructions, per protocol ---------------------------------
@@ -210,6 +212,8 @@ if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_b
     stage ctest_cuda 210 ctest_cuda
 else
     [ -x "${CUDA_USER_API:-}" ] && stage cuda_user_api 120 "$CUDA_USER_API"
+    # local synchronization: wavefronts with 10x the co-resident blocks, graph replays
+    [ -x "${CUDA_LOCAL:-}" ] && stage cuda_local 90 "$CUDA_LOCAL"
     # examples/cuda_ring.cu: the README's first CUDA program, asynchronous launch and collect
     [ -x "$BUILD/examples/example_cuda" ] && stage example_cuda 60 "$BUILD/examples/example_cuda"
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
