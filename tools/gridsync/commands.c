@@ -44,7 +44,8 @@ static const cli_command experiments[] = {
      "work-item before every barrier (--compute sets the count). H: time against 1, 10 ...\n"
      "70 groups, one barrier; I: time against 10, 500 ... 3000 barriers at 70 groups (the\n"
      "first groups of --groups); J: state bytes at 10 ... 70 groups. Grids past the\n"
-     "co-residency bound are left out; the median of 10 runs (the thesis averaged 10).",
+     "co-residency bound (on a CPU, past twice its cores) are left out; the median of 10\n"
+     "runs (the thesis averaged 10).",
      BENCH_TIMED | OPT_GROUPS | OPT_ITERS | OPT_ITERS_LIST | OPT_COMPUTE | OPT_APPENDIX, NULL,
      bench_thesis, "groups", NULL, 0},
     {"wgsize", "[options]",

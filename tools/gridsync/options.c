@@ -309,6 +309,10 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
     if (s != GS_OK) {
         fprintf(stderr, "gridsync: cannot open %s device %d: %s\n", gs_backend_name(o->backend),
                 o->device, gs_status_string(s));
+        if (s == GS_ERR_NO_DEVICE && o->backend == GS_BACKEND_OPENCL)
+            fprintf(stderr, "gridsync: an OpenCL driver without its ICD file is reachable with "
+                            "GRIDSYNC_OPENCL_ICD=LIB (NVIDIA: libnvidia-opencl.so.1); "
+                            "GRIDSYNC_OPENCL_PLATFORM narrows the platforms (docs/using.md)\n");
         return -1;
     }
     gs_device_get_info(*dev, info);
