@@ -13,6 +13,8 @@
 #     groups.csv/.json  gridsync bench groups --backend cuda
 #     sass.txt          the barrier instructions of every protocol's kernel
 #     logs.tar.gz       every log, the full SASS, ctest output
+# Only the 2013 thesis's experiments (CUDA and NVIDIA's OpenCL, ~60 s after the build):
+#     GS_GPU_ONLY=cli_thesis,cli_thesis_opencl OUT=/some/dir scripts/gpu.sh
 # Environment: OUT (default ./gpu-out), GS_BUILD_DIR (default build-gpu),
 # GS_GPU_QUICK=1 for shorter tests, GS_GPU_ONLY=stage,stage,... to run only those
 # stages (the machine's, configure's and build's always run).
@@ -106,11 +108,13 @@ stage machine 30 machine_info
 OPENCL=OFF
 if [ -f /usr/include/CL/cl.h ] && ls /usr/lib/x86_64-linux-gnu/libOpenCL.so* /usr/local/cuda/lib64/libOpenCL.so* >/dev/null 2>&1; then
     OPENCL=ON
-    if ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
-        mkdir -p "$WORK/icd"
-        echo libnvidia-opencl.so.1 >"$WORK/icd/nvidia.icd"
-        export OCL_ICD_VENDORS="$WORK/icd"
+    # NVIDIA's driver without its ICD file: gridsync loads the library itself, and only
+    # NVIDIA's platform counts (docs/using.md, "NVIDIA's OpenCL without its ICD file"), so
+    # an OpenCL stage cannot pass on another platform by mistake.
+    if ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+        export GRIDSYNC_OPENCL_ICD=libnvidia-opencl.so.1
     fi
+    export GRIDSYNC_OPENCL_PLATFORM=NVIDIA
 fi
 
 # ---- 2. configure and build ----------------------------------------------------------
@@ -249,6 +253,24 @@ if [ -n "$CLI" ]; then
     stage cli_iters 120 "$CLI" bench iters --backend cuda --algo all --csv "$RES/iters.csv" --json "$RES/iters.json"
     stage cli_wgsize 120 "$CLI" bench wgsize --backend cuda --algo all --csv "$RES/wgsize.csv" --json "$RES/wgsize.json"
     stage cli_memory 30 "$CLI" bench memory --backend cuda --algo all --csv "$RES/memory.csv"
+    # The 2013 thesis's Appendices H, I, J (gridsync bench thesis; docs/results.md reads
+    # them beside the thesis's tables): its CB/DCB/CPU Sync (central, lockfree, relaunch)
+    # in groups of 128, with its avg = (a + b) / 2 loop (20000 steps) before every barrier,
+    # and again with one step (_noloop: what its own times show it measured). ~30 s.
+    thesis() {
+        local backend=$1 sfx=$2 rc=0
+        "$CLI" bench thesis --backend "$backend" --appendix H --csv "$RES/thesis_h$sfx.csv" \
+            --json "$RES/thesis_h$sfx.json" || rc=1
+        "$CLI" bench thesis --backend "$backend" --appendix H --compute 1 --csv "$RES/thesis_h_noloop$sfx.csv" || rc=1
+        "$CLI" bench thesis --backend "$backend" --appendix I --repeats 3 --csv "$RES/thesis_i$sfx.csv" \
+            --json "$RES/thesis_i$sfx.json" || rc=1
+        "$CLI" bench thesis --backend "$backend" --appendix I --compute 1 --repeats 3 \
+            --csv "$RES/thesis_i_noloop$sfx.csv" || rc=1
+        "$CLI" bench thesis --backend "$backend" --appendix J --csv "$RES/thesis_j$sfx.csv" || rc=1
+        return $rc
+    }
+    export -f thesis; export CLI
+    stage cli_thesis 150 thesis cuda ""
     # What the split-phase form hides: independent work between gs_arrive and gs_wait_token
     # against the same work before gs_sync, at 1 and 8 blocks per SM.
     stage cli_split 120 "$CLI" bench split --backend cuda --algo all --groups 132,1056 \
@@ -344,6 +366,8 @@ if [ "$OPENCL" = ON ] && [ -n "$CLI" ]; then
     export -f ocl12; export CLI
     stage cli_check_ocl12 120 ocl12
     stage cli_groups_opencl 120 "$CLI" bench groups --backend opencl --quick --csv "$RES/groups_opencl.csv"
+    # The thesis's Appendices on NVIDIA's OpenCL, the API it used (on AMD's in 2013).
+    stage cli_thesis_opencl 150 thesis opencl _opencl
     # What split phase gains on NVIDIA's OpenCL, where gs_arrive ends with a group barrier
     # (GS_ARRIVE_END, prims_opencl.clh) that the OpenCL execution model asks for.
     stage cli_split_opencl 120 "$CLI" bench split --backend opencl --groups 132 --compute 256,1024 \

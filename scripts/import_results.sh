@@ -26,6 +26,10 @@ for f in groups.json groups64.csv groups64.json iters.csv iters.json wgsize.csv 
     stencil.csv stencil.json pi.csv pi.json testsync.csv; do
     take "$work/results/$f" "$dest/$f"
 done
+# bench thesis (stages cli_thesis, cli_thesis_opencl): thesis_{h,h_noloop,i,i_noloop,j}[_opencl].csv/.json
+for f in "$work"/results/thesis_*.csv "$work"/results/thesis_*.json; do
+    [ -e "$f" ] && take "$f" "$dest/$(basename "$f")"
+done
 for f in "$work"/results/tune_*.csv "$work"/results/bound_*.csv; do
     [ -e "$f" ] && take "$f" "$dest/tune/$(basename "$f")"
 done
@@ -42,7 +46,8 @@ take "$logs/cli_check_opencl.log" "$dest/check_opencl_nvidia.txt"
 take "$logs/cli_check_ocl12.log" "$dest/check_opencl_nvidia_seeds_fences.txt"
 take "$logs/memcheck.log" "$dest/compute_sanitizer_memcheck.txt"
 take "$logs/synccheck.log" "$dest/compute_sanitizer_synccheck.txt"
-for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cli_jacobi cli_stencil cli_testsync cli_pi; do take "$logs/$t.log" "$dest/$t.log"; done
+for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cli_jacobi cli_stencil cli_testsync cli_pi \
+    cli_thesis cli_thesis_opencl; do take "$logs/$t.log" "$dest/$t.log"; done
 
 if command -v gnuplot >/dev/null; then
     bash "$(dirname "$0")/plot.sh" "$dest"

@@ -40,7 +40,14 @@ typedef struct gs_run_config {
     int split;               /* 1: every barrier in split phase, the compute between gs_arrive
                                and gs_wait_token, where it hides the barrier's latency;
                                0: the compute, then gs_sync. Other values are refused. */
+    unsigned compute_kind;   /* one step of `compute`: GS_COMPUTE_KIND_MAD (0), a multiply-add;
+                               GS_COMPUTE_KIND_AVERAGE (1), the 2013 thesis's
+                               avg = (a + b) / 2, each average feeding the next. Other
+                               values are refused. */
 } gs_run_config;
+
+#define GS_COMPUTE_KIND_MAD 0u
+#define GS_COMPUTE_KIND_AVERAGE 1u
 
 #define GS_MAX_COMPUTE (1u << 20)
 

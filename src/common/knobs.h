@@ -11,7 +11,7 @@
 #define GRIDSYNC_KNOBS_H
 
 /* X(ID, variable, min, max, default, meaning). min/max bound a number; for a knob that
- * takes names, the values the names map to. */
+ * takes names, the values the names map to; 0, 0 for a knob that takes text. */
 #define GS_KNOBS(X)                                                                             \
     X(BACKEND, "GRIDSYNC_BACKEND", 0, 3, "auto",                                                \
       "auto|cpu|opencl|cuda: the back end gs_device_open(GS_BACKEND_AUTO) opens; a bad name "   \
@@ -35,7 +35,12 @@
       "CUDA cluster protocol: blocks per cluster, at each launch; one that does not divide "    \
       "the grid is GS_ERR_INVALID_ARGUMENT there")                                              \
     X(CL_ORDERING, "GRIDSYNC_CL_ORDERING", 0, 2, "the strongest that builds",                   \
-      "OpenCL: the memory-ordering build forced at gs_device_open (docs/protocols.md)")
+      "OpenCL: the memory-ordering build forced at gs_device_open (docs/protocols.md)")         \
+    X(OPENCL_ICD, "GRIDSYNC_OPENCL_ICD", 0, 0, "unset: the loader's vendors directory",         \
+      "OpenCL: ICD libraries separated by ':' (libnvidia-opencl.so.1) loaded instead of "       \
+      "/etc/OpenCL/vendors, read at the process's first OpenCL call (src/opencl/platforms.c)")  \
+    X(OPENCL_PLATFORM, "GRIDSYNC_OPENCL_PLATFORM", 0, 0, "unset: every platform",               \
+      "OpenCL: only the platforms whose name or vendor contains this text, any case (NVIDIA)")
 
 typedef enum gs_knob {
 #define GS_KNOB_ENUM_(ID, var, lo, hi, def, meaning) GS_KNOB_##ID,

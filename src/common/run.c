@@ -52,7 +52,7 @@ static gs_status validate(const gs_barrier *b, const gs_run_config *cfg, unsigne
         (cfg->iterations == 0 || cfg->iterations > (1u << 30)))
         return GS_ERR_INVALID_ARGUMENT;
     if (cfg->iterations > (1u << 30) || cfg->compute > GS_MAX_COMPUTE ||
-        (cfg->split != 0 && cfg->split != 1))
+        (cfg->split != 0 && cfg->split != 1) || cfg->compute_kind > GS_COMPUTE_KIND_AVERAGE)
         return GS_ERR_INVALID_ARGUMENT;
     /* A group's work is not interrupted when another's wait expires: unbounded, one
      * phase ran seconds past the timeout (gridsync.h: GS_MAX_DELAY). */
@@ -227,6 +227,7 @@ gs_status gs_run(gs_barrier *b, const gs_run_config *cfg, gs_run_result *res)
     l.params.late = cfg->late;
     l.params.compute = cfg->compute;
     l.params.split = (unsigned)cfg->split;
+    l.params.compute_kind = cfg->compute_kind; /* GS_COMPUTE_KIND_* are GS_COMPUTE_* */
     l.groups = cfg->groups;
     l.group_size = cfg->group_size;
     l.algo = b->algo;

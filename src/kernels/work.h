@@ -11,6 +11,10 @@
 #define GS_WORK_FAULT_EXIT 4u /* the last group leaves before its first barrier */
 #define GS_WORK_FAULT_SKIP 5u /* the last group skips one barrier */
 
+/* What one step of the independent work (gs_work_params.compute) is. */
+#define GS_COMPUTE_MAD 0u     /* a multiply-add (a linear congruential step) */
+#define GS_COMPUTE_AVERAGE 1u /* the thesis's avg = (a + b) / 2 (its Figure 4-3) */
+
 /* The built-in kernel's forms (workloads.h, gs_work_kernel_body, says why three). */
 #define GS_FORM_PROGRAMS 0 /* every program but the split phase and the independent work */
 #define GS_FORM_ALL 1      /* everything (the cpu's and OpenCL's one kernel) */
@@ -35,6 +39,7 @@ typedef struct gs_work_params {
                                   * touching nothing shared: work a split barrier can hide */
     unsigned int split;          /* 1: the barrier in split phase, the compute between
                                   * gs_arrive and gs_wait_token; 0: compute, then gs_sync */
+    unsigned int compute_kind;   /* GS_COMPUTE_*: what one step of `compute` is */
 } gs_work_params;
 
 #endif

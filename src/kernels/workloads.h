@@ -176,15 +176,32 @@ GS_DEVICE void gs_work_phase(const gs_work_params *prm, gs_u32 phase, gs_u32 lg,
     }
 }
 
-/* Independent work at a barrier: `compute` dependent multiply-adds per work-item that
- * touch no shared data, so they may run between gs_arrive and gs_wait_token. The result
- * decides an atomic add that practically never happens (x would have to hit one 32-bit
- * value), so the compiler cannot drop the chain. */
+/* Independent work at a barrier: `compute` dependent steps per work-item that touch no
+ * shared data, so they may run between gs_arrive and gs_wait_token. The result decides
+ * an atomic add that practically never happens (x would have to hit one 32-bit value
+ * that it can reach), so the compiler cannot drop the chain.
+ *
+ * GS_COMPUTE_AVERAGE is the thesis's computation (Figure 4-3, Appendix G):
+ *     for (i = 0; i < 20000; i++) avg = (a + b) / 2;
+ * As printed it is loop-invariant and its result unused: a compiler evaluates it once
+ * or not at all (the thesis's own times leave no room for 20000 steps: Appendix H's
+ * whole kernel took 14 us at 850 MHz). Here every average feeds the next (b = avg), so
+ * the same add and halving run `compute` times one after another; a and b depend on the
+ * work-item and the phase, so nothing folds to a constant. (tests/thesis_ptx.sh checks
+ * the loop in CUDA's PTX.) */
 GS_DEVICE void gs_compute(const gs_work_params *prm, gs_u32 phase, gs_u32 lid, GS_GLOBAL gs_word *c)
 {
     gs_u32 x = phase * 0x9e3779b9u ^ lid;
-    for (gs_u32 k = 0u; k < prm->compute; ++k)
-        x = x * 1664525u + 1013904223u;
+    if (prm->compute_kind == GS_COMPUTE_AVERAGE) {
+        gs_u32 a = lid + 1u, b = x;
+        for (gs_u32 k = 0u; k < prm->compute; ++k) {
+            x = (a + b) / 2u;
+            b = x;
+        }
+    } else {
+        for (gs_u32 k = 0u; k < prm->compute; ++k)
+            x = x * 1664525u + 1013904223u;
+    }
     if (x == 0x5eedf00du)
         gs_fetch_add_relaxed(&c[GS_C_SCRATCH], 1u);
 }

@@ -23,6 +23,7 @@ static int walk(int want, cl_platform_id *platform, cl_device_id *device)
      * continuation-based barriers (cbs) run them right. Only where the user chose none;
      * other OpenCL platforms do not read it. */
     setenv("POCL_WORK_GROUP_METHOD", "cbs", 0);
+    gs_cl_load_icds();
     if (clGetPlatformIDs(GS_CL_MAX_PLATFORMS, plats, &nplat) != CL_SUCCESS)
         return 0;
     if (nplat > GS_CL_MAX_PLATFORMS)
@@ -31,6 +32,8 @@ static int walk(int want, cl_platform_id *platform, cl_device_id *device)
         for (cl_uint p = 0; p < nplat; ++p) {
             cl_device_id devs[GS_CL_MAX_DEVICES];
             cl_uint ndev = 0;
+            if (!gs_cl_platform_wanted(plats[p]))
+                continue;
             if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, GS_CL_MAX_DEVICES, devs, &ndev) !=
                 CL_SUCCESS)
                 continue;

@@ -6,6 +6,11 @@
 
 #include "cl_build.h"
 
+/* platforms.c: GRIDSYNC_OPENCL_ICD's libraries handed to the ICD loader (once, before
+ * the process's first OpenCL call), and GRIDSYNC_OPENCL_PLATFORM's choice. */
+void gs_cl_load_icds(void);
+int gs_cl_platform_wanted(cl_platform_id p);
+
 /* enumerate.c */
 int gs_cl_count(void);
 gs_status gs_cl_open(int index, gs_device **out);

@@ -75,7 +75,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
     table_print_tail(&t, stdout);
     if (e->summary)
         e->summary(&t, stdout);
-    if (table_write(&t, o, e->xlabel) != 0)
+    if (table_write(&t, o, t.xlabel ? t.xlabel : e->xlabel) != 0)
         rc = rc ? rc : 2;
     unsigned failing = 0;
     for (unsigned r = 0; r < t.n; ++r)

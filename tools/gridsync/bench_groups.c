@@ -1,5 +1,6 @@
 /* bench groups: time per barrier against the number of groups (thesis Appendix H:
- * 1..70 groups; on a GPU also 1, 2, 4, ... 32 blocks per SM up to the bound). */
+ * 1..70 groups; on a GPU also 1, 2, 4, ... 32 blocks per SM up to the bound). bench
+ * thesis runs it too, with the thesis's computation (--compute) at every barrier. */
 #include "bench_defaults.h"
 
 static unsigned add_unique(unsigned *list, unsigned n, unsigned v)
@@ -63,11 +64,13 @@ int bench_groups(gs_device *dev, const cli_options *o, bench_table *t)
             bench_row *r = table_add(t);
             if (!r)
                 return 2;
-            r->experiment = "groups";
+            r->experiment = o->experiment ? o->experiment : "groups";
             gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY,
                                  .groups = groups[gi],
                                  .group_size = block,
-                                 .iterations = iters};
+                                 .iterations = iters,
+                                 .compute = o->n_compute ? o->compute_list[0] : 0,
+                                 .compute_kind = o->compute_kind};
             bench_measure(dev, o, algos[a], &cfg, r);
             table_show(t, stdout);
         }

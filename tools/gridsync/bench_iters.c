@@ -1,5 +1,6 @@
 /* bench iters: total time against the number of barriers at a fixed grid (thesis
- * Appendix I: 70 groups, 10..3000 iterations). */
+ * Appendix I: 70 groups, 10..3000 iterations). bench thesis runs it too, with the
+ * thesis's computation (--compute) at every barrier. */
 #include "bench_defaults.h"
 
 int bench_iters(gs_device *dev, const cli_options *o, bench_table *t)
@@ -28,11 +29,13 @@ int bench_iters(gs_device *dev, const cli_options *o, bench_table *t)
             bench_row *r = table_add(t);
             if (!r)
                 return 2;
-            r->experiment = "iters";
+            r->experiment = o->experiment ? o->experiment : "iters";
             gs_run_config cfg = {.workload = GS_WORKLOAD_EMPTY,
                                  .groups = groups,
                                  .group_size = block,
-                                 .iterations = list[i]};
+                                 .iterations = list[i],
+                                 .compute = o->n_compute ? o->compute_list[0] : 0,
+                                 .compute_kind = o->compute_kind};
             bench_measure(dev, o, algos[a], &cfg, r);
             table_show(t, stdout);
         }

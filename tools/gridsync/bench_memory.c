@@ -14,7 +14,8 @@ int bench_memory(gs_device *dev, const cli_options *o, bench_table *t)
             gs_barrier *b;
             if (!r)
                 return 2;
-            r->experiment = "memory";
+            r->experiment = o->experiment ? o->experiment : "memory";
+            r->block = o->block; /* bench thesis: the grid the state is for */
             r->algo = algos[a];
             r->groups = groups;
             r->status = gs_barrier_create(dev, algos[a], groups, &b);

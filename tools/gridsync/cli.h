@@ -35,6 +35,7 @@ enum {
     OPT_ALLOW_REFUSED = 1u << 16,
     OPT_N = 1u << 17,
     OPT_STEPS = 1u << 18,
+    OPT_APPENDIX = 1u << 19,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -59,10 +60,19 @@ typedef struct cli_options {
     int allow_refused; /* refused rows (more groups than fit) do not fail the run */
     double max_spread; /* rows whose spread is larger are warned about */
     const char *csv, *json, *plot;
-    int takes_auto; /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
-                             creation, so gs_algo_supported does not list it) where flip
-                             and tree run */
+    /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier creation, so
+     * gs_algo_supported does not list it) where flip and tree run */
+    int takes_auto;
+    unsigned appendix; /* bench thesis --appendix: CLI_APPENDIX_* bits; 0 = all three */
+    /* Set by bench thesis for the experiments it runs through bench_groups, bench_iters
+     * and bench_memory: */
+    const char *experiment; /* the rows' experiment name; NULL: the experiment's own */
+    unsigned compute_kind;  /* GS_COMPUTE_KIND_* of --compute's steps */
 } cli_options;
+
+#define CLI_APPENDIX_H 1u /* the thesis's time against work-groups */
+#define CLI_APPENDIX_I 2u /* time against iterations */
+#define CLI_APPENDIX_J 4u /* memory against work-groups */
 
 /* One measured configuration: a row of every table. */
 typedef struct bench_row {
@@ -84,7 +94,8 @@ typedef struct bench_row {
 typedef struct bench_table {
     bench_row *rows;
     unsigned n, cap;
-    unsigned shown; /* rows printed so far: each is printed once it is measured */
+    unsigned shown;     /* rows printed so far: each is printed once it is measured */
+    const char *xlabel; /* the plot's x axis, where the run chose it (bench thesis) */
     double max_spread;
     gs_device_info dev;
 } bench_table;
@@ -154,6 +165,7 @@ int bench_split(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_split_summary(const bench_table *t, FILE *f);
 int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_jacobi_summary(const bench_table *t, FILE *f);
+int bench_thesis(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_stencil_summary(const bench_table *t, FILE *f);
 int cmd_pi(const cli_options *o);

@@ -38,6 +38,16 @@ static const cli_command experiments[] = {
     {"memory", "[options]",
      "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
      BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0},
+    {"thesis", "[--appendix H|I|J] [options]",
+     "The 2013 thesis's experiments (seed 000): its CB, DCB and CPU Sync (central, lockfree,\n"
+     "relaunch) in work-groups of 128, its computation avg = (a + b) / 2 20000 times per\n"
+     "work-item before every barrier (--compute sets the count). H: time against 1, 10 ...\n"
+     "70 groups, one barrier; I: time against 10, 500 ... 3000 barriers at 70 groups (the\n"
+     "first groups of --groups); J: state bytes at 10 ... 70 groups. Grids past the\n"
+     "co-residency bound (on a CPU, past twice its cores) are left out; the median of 10\n"
+     "runs (the thesis averaged 10).",
+     BENCH_TIMED | OPT_GROUPS | OPT_ITERS | OPT_ITERS_LIST | OPT_COMPUTE | OPT_APPENDIX, NULL,
+     bench_thesis, "groups", NULL, 0},
     {"wgsize", "[options]",
      "The blog's stencil: 2048 work-items in groups of 1024, 64 and 32 (or --block).",
      BENCH_TIMED | OPT_ITERS, NULL, bench_wgsize, "groups", NULL, 0},

@@ -27,7 +27,8 @@ static const struct cli_opt {
     {"iters", OPT_ITERS, "N", "1 to 1073741824: barriers per timed run (jacobi: iterations)"},
     {"iters-list", OPT_ITERS_LIST, "LIST", "1 to 1073741824 each, at most 64: barriers per run"},
     {"compute", OPT_COMPUTE, "LIST",
-     "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
+     "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier (bench\n"
+     "                    thesis: one value, the thesis's averages)"},
     {"sizes", OPT_SIZES, "N:T,...",
      "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
      "                    32768; stencil N elements, 2 to 268435456"},
@@ -35,6 +36,8 @@ static const struct cli_opt {
      "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
     {"steps", OPT_STEPS, "LIST",
      "1 to 1000000000000 each, at most 64: integration steps of the pi program"},
+    {"appendix", OPT_APPENDIX, "LIST",
+     "H, I or J, or a list (default H,I,J): the thesis's experiments to run"},
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
@@ -138,6 +141,27 @@ static int take_steps(const char *tok, void *ctx)
     return 0;
 }
 
+/* bench thesis --appendix: H, I, J (either case), each at most once. */
+static int take_appendix(const char *tok, void *ctx)
+{
+    unsigned *bits = ctx, bit;
+    if (tok[0] == '\0' || tok[1] != '\0')
+        return -1;
+    switch (tok[0]) {
+    case 'H':
+    case 'h': bit = CLI_APPENDIX_H; break;
+    case 'I':
+    case 'i': bit = CLI_APPENDIX_I; break;
+    case 'J':
+    case 'j': bit = CLI_APPENDIX_J; break;
+    default: return -1;
+    }
+    if (*bits & bit)
+        return -1;
+    *bits |= bit;
+    return 0;
+}
+
 static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -186,6 +210,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_SIZES: o->n_sizes = 0; return each_element(v, take_size, o);
     case OPT_N: return parse_uint(v, 2, 1u << 28, &o->n);
     case OPT_STEPS: o->n_steps = 0; return each_element(v, take_steps, o);
+    case OPT_APPENDIX: o->appendix = 0; return each_element(v, take_appendix, &o->appendix);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;
@@ -284,6 +309,10 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
     if (s != GS_OK) {
         fprintf(stderr, "gridsync: cannot open %s device %d: %s\n", gs_backend_name(o->backend),
                 o->device, gs_status_string(s));
+        if (s == GS_ERR_NO_DEVICE && o->backend == GS_BACKEND_OPENCL)
+            fprintf(stderr, "gridsync: an OpenCL driver without its ICD file is reachable with "
+                            "GRIDSYNC_OPENCL_ICD=LIB (NVIDIA: libnvidia-opencl.so.1); "
+                            "GRIDSYNC_OPENCL_PLATFORM narrows the platforms (docs/using.md)\n");
         return -1;
     }
     gs_device_get_info(*dev, info);

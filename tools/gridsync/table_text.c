@@ -111,9 +111,10 @@ void table_print_tail(const bench_table *t, FILE *f)
         "  CUDA graph) and cg (CUDA's grid.sync()) on the same grid, blank where that baseline "
         "did\n"
         "  not run or pass; bytes, the barrier's state in device memory; n, jacobi's grid side;\n"
-        "  compute, multiply-adds per work-item per barrier; check, the message-passing check run\n"
-        "  before the timing: pass, FAIL, timeout, refused (more groups than can be co-resident)\n"
-        "  or error (the reason is on stderr).\n");
+        "  compute, multiply-adds (bench thesis: the thesis's averages) per work-item per\n"
+        "  barrier; check, the message-passing check run before the timing: pass, FAIL,\n"
+        "  timeout, refused (more groups than can be co-resident) or error (the reason is on\n"
+        "  stderr).\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
