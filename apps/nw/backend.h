@@ -65,6 +65,11 @@ gs_status nw_local_verdict(nw_session *s, gs_local *L, gs_status st);
 /* Records what failed (printf-style) in s->result->error and returns `status`. */
 gs_status nw_fail(nw_session *s, gs_status status, const char *fmt, ...);
 
+/* nw_tile.h's layout and diagonals, for host code that does not include it (it needs a
+ * gridsync device header): the cells before column 0, a diagonal's tiles. */
+unsigned nw_lead(void);
+unsigned nw_diag_count_host(unsigned d, unsigned R);
+
 /* Copies the (n+1)^2 cells out of a device-layout matrix (`pitch`, NW_LEAD). */
 void nw_unpack(const int32_t *device_layout, size_t pitch, unsigned n, int32_t *out);
 

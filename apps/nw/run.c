@@ -162,6 +162,9 @@ gs_status nw_local_verdict(nw_session *s, gs_local *L, gs_status st)
                    a.group, a.word, a.awaited, a.seen, s->result->fault_row, s->result->fault_col);
 }
 
+unsigned nw_lead(void) { return NW_LEAD; }
+unsigned nw_diag_count_host(unsigned d, unsigned R) { return nw_diag_count(d, R); }
+
 void nw_unpack(const int32_t *device_layout, size_t pitch, unsigned n, int32_t *out)
 {
     for (size_t r = 0; r <= n; ++r)
