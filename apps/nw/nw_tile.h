@@ -17,7 +17,8 @@
  * between a diagonal's cells spreads them over the banks), then writes it out row by
  * row. Work-item y owns tile row y: it keeps its left and upper-left neighbours in
  * registers and reads only the cell above, written one step earlier by work-item y - 1:
- * 2B - 1 steps, a group barrier after each. */
+ * 2B - 1 steps, a group barrier after each; on CUDA a tile of B <= 32 is one warp, whose
+ * lanes pass the cell above by shuffle, with no barrier between steps. */
 #ifndef NW_TILE_H
 #define NW_TILE_H
 
@@ -98,6 +99,12 @@ NW_FN nw_ctx nw_begin(NW_G int *m, NW_G int *edge, const NW_G nw_sym *s1, const 
 
 NW_FN int nw_max(int a, int b) { return a > b ? a : b; }
 
+/* The recurrence: row = 24 * s1's symbol of the cell's row, x its column in the tile. */
+NW_FN int nw_cell(const nw_ctx *c, int row, unsigned x, int diag, int left, int up)
+{
+    return nw_max(diag + c->blosum[row + c->col_of[x]], nw_max(left, up) - NW_TILE_PENALTY);
+}
+
 /* Tile (ti, tj): its top row from the matrix (row 0: -10 c), its left column from the
  * edge buffer (column 0: -10 r), then the 2B - 1 inner anti-diagonals, then the cells
  * and the tile's right column out. Every work-item of the group calls it; it begins
@@ -118,18 +125,35 @@ NW_FN void nw_tile(const nw_ctx *c, unsigned ti, unsigned tj)
     gs_group_barrier();
     const int row = c->row_of[y];
     int left = t[(y + 1u) * P], diag = t[y * P];
-    for (unsigned d = 0; d + 1u < 2u * B; ++d) {
-        unsigned x = d - y; /* wraps above B before this row's first step */
-        if (x < B) {
-            int up = t[y * P + x + 1u];
-            int v =
-                nw_max(diag + c->blosum[row + c->col_of[x]], nw_max(left, up) - NW_TILE_PENALTY);
-            t[(y + 1u) * P + x + 1u] = v;
-            diag = up;
-            left = v;
+#if defined(__CUDACC__)
+    if (B <= 32u) { /* one warp: the cell above comes from lane y - 1 by a shuffle */
+        const unsigned lanes = B == 32u ? 0xffffffffu : (1u << B) - 1u;
+        int mine = 0; /* the cell this lane computed at the step before */
+        for (unsigned d = 0; d + 1u < 2u * B; ++d) {
+            int above = __shfl_up_sync(lanes, mine, 1);
+            unsigned x = d - y;
+            if (x < B) {
+                int up = y == 0u ? t[x + 1u] : above;
+                mine = nw_cell(c, row, x, diag, left, up);
+                t[(y + 1u) * P + x + 1u] = mine;
+                diag = up;
+                left = mine;
+            }
         }
-        gs_group_barrier();
-    }
+        __syncwarp(lanes); /* the tile's cells, before the lanes read each other's */
+    } else
+#endif
+        for (unsigned d = 0; d + 1u < 2u * B; ++d) {
+            unsigned x = d - y; /* wraps above B before this row's first step */
+            if (x < B) {
+                int up = t[y * P + x + 1u];
+                int v = nw_cell(c, row, x, diag, left, up);
+                t[(y + 1u) * P + x + 1u] = v;
+                diag = up;
+                left = v;
+            }
+            gs_group_barrier();
+        }
     for (unsigned r = 0; r < B; ++r) /* row by row: B consecutive cells a store */
         c->m[nw_at(c->pitch, r0 + r + 1u, c0 + y + 1u)] = t[(r + 1u) * P + y + 1u];
     c->edge[nw_at(c->pitch, tj, r0 + y + 1u)] = t[(y + 1u) * P + B];
