@@ -125,8 +125,9 @@ static cudaError_t enqueue_diagonals(const nw_session *s, cuda_impl *m)
     relaunch_fn k = kernels_for(s->cfg->tile)->relaunch;
     for (unsigned d = 0; d + 1u < 2u * s->R; ++d) {
         unsigned count = nw_diag_count_host(d, s->R);
-        k < <<count<s->cfg->groups ? count : s->cfg->groups, s->cfg->tile, 0, m->stream>>>(
-                m->m, m->edge, m->s1, m->s2, m->blosum, s->cfg->n, d);
+        unsigned blocks = count < s->cfg->groups ? count : s->cfg->groups;
+        k<<<blocks, s->cfg->tile, 0, m->stream>>>(m->m, m->edge, m->s1, m->s2, m->blosum, s->cfg->n,
+                                                  d);
     }
     return cudaGetLastError();
 }
