@@ -242,6 +242,12 @@ if [ -n "$CLI" ]; then
     # every method) and at 2^20 elements x 1000, beside the blog's times; the lecture's Pi
     # program up to 10^10 steps, every way to finish the sum; test_sync with and without
     # the barrier.
+    # Needleman-Wunsch wavefronts (apps/nw, issue 17): relaunch per anti-diagonal, a grid
+    # barrier per diagonal, local tickets (co-resident and 10x the blocks), 2048^2 to
+    # 32768^2, B = 16/32/64, flag granularity and PeerWave's row allocation; every matrix
+    # checked against the host's before it is timed.
+    stage cli_wavefront 540 "$CLI" bench wavefront --backend cuda --repeats 3 --csv "$OUT/wavefront.csv" \
+        --json "$RES/wavefront.json"
     stage cli_stencil 540 "$CLI" bench stencil --backend cuda --repeats 2 --allow-refused --csv "$RES/stencil.csv" \
         --json "$RES/stencil.json"
     stage cli_testsync 60 "$CLI" demo testsync --backend cuda --csv "$RES/testsync.csv"

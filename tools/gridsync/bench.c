@@ -69,6 +69,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
         return 2;
     if (cli_open(o, &dev, &t.dev) != 0)
         return 2;
+    t.wavefront = strcmp(e->name, "wavefront") == 0;
     table_print_head(&t, stdout);
     int rc = e->run(dev, o, &t);
     table_show(&t, stdout);

@@ -36,6 +36,9 @@ enum {
     OPT_N = 1u << 17,
     OPT_STEPS = 1u << 18,
     OPT_APPENDIX = 1u << 19,
+    OPT_MATRIX = 1u << 20,
+    OPT_TILE = 1u << 21,
+    OPT_VARIANTS = 1u << 22,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -52,6 +55,10 @@ typedef struct cli_options {
     unsigned n;                             /* bench stencil --n: elements; 0 = the default sizes */
     unsigned long long steps[CLI_MAX_LIST]; /* bench pi --steps */
     unsigned n_steps;
+    unsigned matrix[CLI_MAX_LIST], n_matrix; /* bench wavefront --matrix: sequence lengths */
+    unsigned tiles[CLI_MAX_LIST], n_tiles;   /* bench wavefront --tile: 16, 32, 64 */
+    char variants[CLI_MAX_LIST][16];         /* bench wavefront --variants: local variants */
+    unsigned n_variants;
     unsigned block;      /* work-items per group; 0 = the experiment's default */
     unsigned iters;      /* 0 = the experiment's default */
     unsigned repeats;    /* timed repeats, the median is reported */
@@ -89,6 +96,13 @@ typedef struct bench_row {
     size_t state_bytes;
     const char *check; /* "pass", "FAIL", "timeout", "refused", "error" */
     gs_status status;
+    /* bench wavefront (scheme NULL elsewhere): the scheme, the global protocol or local
+     * variant, the tile side, GCUPS, and the speed-ups over relaunch and global at the
+     * same size and tile (the base's time over this row's; 0: that base did not pass). */
+    const char *scheme;
+    char variant[16];
+    unsigned tile;
+    double gcups, x_relaunch, x_global;
 } bench_row;
 
 typedef struct bench_table {
@@ -98,6 +112,7 @@ typedef struct bench_table {
     const char *xlabel; /* the plot's x axis, where the run chose it (bench thesis) */
     double max_spread;
     gs_device_info dev;
+    int wavefront; /* rows of bench wavefront: its own columns on stdout */
 } bench_table;
 
 /* A subcommand: `info`, `check`, or an experiment of `bench`. */
@@ -144,6 +159,8 @@ const char *bench_verdict(gs_status s);
 bench_row *table_add(bench_table *t);
 /* Row r's total time over that of `base` in the same configuration (0: none passed). */
 double table_ratio(const bench_table *t, const bench_row *r, gs_algo base);
+/* The algo column: the protocol, or a wavefront row's scheme where it has none. */
+const char *table_algo_name(const bench_row *r);
 int table_is_baseline(gs_algo a);
 /* The table, as it is measured: the device and the column names, then each row as soon
  * as it is complete (table_show prints the rows not printed yet), then the best per grid
@@ -168,6 +185,8 @@ void bench_jacobi_summary(const bench_table *t, FILE *f);
 int bench_thesis(gs_device *dev, const cli_options *o, bench_table *t);
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_stencil_summary(const bench_table *t, FILE *f);
+int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t);
+void bench_wavefront_summary(const bench_table *t, FILE *f);
 int cmd_pi(const cli_options *o);
 int cmd_testsync(const cli_options *o);
 

@@ -38,6 +38,12 @@ static const struct cli_opt {
      "1 to 1000000000000 each, at most 64: integration steps of the pi program"},
     {"appendix", OPT_APPENDIX, "LIST",
      "H, I or J, or a list (default H,I,J): the thesis's experiments to run"},
+    {"matrix", OPT_MATRIX, "LIST",
+     "1 to 65536 each, at most 64: wavefront sequence lengths (an (N+1)^2 matrix)"},
+    {"tile", OPT_TILE, "LIST",
+     "16, 32 or 64 each: wavefront tile sides (B x B cells, B work-items)"},
+    {"variants", OPT_VARIANTS, "LIST",
+     "wavefront local variants: tile, row, kK, rows, rows-kK (K 1 to 1024), at most 64"},
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
@@ -162,6 +168,28 @@ static int take_appendix(const char *tok, void *ctx)
     return 0;
 }
 
+static int take_tile(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    unsigned v;
+    if (o->n_tiles == CLI_MAX_LIST || parse_uint(tok, 16, 64, &v) != 0 ||
+        (v != 16 && v != 32 && v != 64))
+        return -1;
+    o->tiles[o->n_tiles++] = v;
+    return 0;
+}
+
+/* Only the form here (the app that knows the variants is not linked into every CLI):
+ * bench wavefront checks each name before anything runs. */
+static int take_variant(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    if (o->n_variants == CLI_MAX_LIST || strlen(tok) >= sizeof o->variants[0])
+        return -1;
+    strcpy(o->variants[o->n_variants++], tok);
+    return 0;
+}
+
 static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -211,6 +239,9 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_N: return parse_uint(v, 2, 1u << 28, &o->n);
     case OPT_STEPS: o->n_steps = 0; return each_element(v, take_steps, o);
     case OPT_APPENDIX: o->appendix = 0; return each_element(v, take_appendix, &o->appendix);
+    case OPT_MATRIX: return parse_list(v, o->matrix, &o->n_matrix, 1, 65536);
+    case OPT_TILE: o->n_tiles = 0; return each_element(v, take_tile, o);
+    case OPT_VARIANTS: o->n_variants = 0; return each_element(v, take_variant, o);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;

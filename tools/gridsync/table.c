@@ -26,6 +26,8 @@ void table_free(bench_table *t) { free(t->rows); }
  * configuration has no group count: it is compared with the base's best row. */
 double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
 {
+    if (r->scheme) /* wavefront rows carry their own speed-ups */
+        return 0;
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *b = &t->rows[i];
         if (b->algo == base && (r->any_grid || (b->groups == r->groups && b->block == r->block)) &&
@@ -35,6 +37,12 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
             return r->total_ms / b->total_ms;
     }
     return 0;
+}
+
+const char *table_algo_name(const bench_row *r)
+{
+    const char *name = gs_algo_name(r->algo);
+    return name ? name : r->scheme ? r->scheme : "?";
 }
 
 int table_is_baseline(gs_algo a)
@@ -58,6 +66,16 @@ static void ratios(FILE *f, const bench_table *t, const bench_row *r, const char
     }
 }
 
+/* A speed-up after its prefix, or `none` where its base did not pass. */
+static void speedup(FILE *f, double x, const char *prefix, const char *none)
+{
+    fputs(prefix, f);
+    if (x > 0)
+        fprintf(f, "%.4f", x);
+    else
+        fputs(none, f);
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -75,15 +93,24 @@ static int write_csv(const bench_table *t, const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f, "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
-               "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,check\n");
+    fprintf(f,
+            "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
+            "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%scheck\n",
+            t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,", r->experiment, t->dev.name,
-                gs_backend_name(t->dev.backend), t->dev.platform, gs_algo_name(r->algo), r->groups,
+                gs_backend_name(t->dev.backend), t->dev.platform, table_algo_name(r), r->groups,
                 r->block, r->iters, r->ns_per_barrier, r->total_ms, r->spread);
         ratios(f, t, r, "", (const char *const[]){"", ",", ","});
-        fprintf(f, ",%zu,%u,%u,%s\n", r->state_bytes, r->n, r->compute, r->check);
+        fprintf(f, ",%zu,%u,%u,", r->state_bytes, r->n, r->compute);
+        if (t->wavefront) { /* bench wavefront's own columns: only its table has them */
+            fprintf(f, "%s,%s,%u,%.4f,", r->scheme ? r->scheme : "", r->variant, r->tile, r->gcups);
+            speedup(f, r->x_relaunch, "", "");
+            speedup(f, r->x_global, ",", "");
+            fputc(',', f);
+        }
+        fprintf(f, "%s\n", r->check);
     }
     return fclose(f);
 }
@@ -107,13 +134,21 @@ static int write_json(const bench_table *t, const char *path)
         fprintf(f,
                 "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
                 "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, ",
-                r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
-                r->ns_per_barrier, r->total_ms, r->spread);
+                r->experiment, table_algo_name(r), r->groups, r->block, r->iters, r->ns_per_barrier,
+                r->total_ms, r->spread);
         ratios(f, t, r, "null",
                (const char *const[]){
                    "\"ratio_relaunch\": ", ", \"ratio_relaunch_graph\": ", ", \"ratio_cg\": "});
-        fprintf(f, ", \"state_bytes\": %zu, \"n\": %u, \"compute\": %u, \"check\": \"%s\"}%s\n",
-                r->state_bytes, r->n, r->compute, r->check, i + 1 < t->n ? "," : "");
+        fprintf(f, ", \"state_bytes\": %zu, \"n\": %u, \"compute\": %u, ", r->state_bytes, r->n,
+                r->compute);
+        if (r->scheme) {
+            fprintf(f, "\"scheme\": \"%s\", \"variant\": \"%s\", \"tile\": %u, \"gcups\": %.4f, ",
+                    r->scheme, r->variant, r->tile, r->gcups);
+            speedup(f, r->x_relaunch, "\"speedup_relaunch\": ", "null");
+            speedup(f, r->x_global, ", \"speedup_global\": ", "null");
+            fputs(", ", f);
+        }
+        fprintf(f, "\"check\": \"%s\"}%s\n", r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     return fclose(f);
@@ -175,7 +210,7 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
         const bench_row *r = &t->rows[i];
         if (!starts_line(t, i, xlabel))
             continue;
-        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", gs_algo_name(r->algo),
+        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", table_algo_name(r),
                 forms ? " " : "", forms ? r->experiment : "");
         if (grids)
             fprintf(g, ", %u groups", r->groups);

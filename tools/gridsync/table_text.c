@@ -9,6 +9,13 @@ void table_print_head(const bench_table *t, FILE *f)
 {
     fprintf(f, "device: %s (%s, %s)\n", t->dev.name, gs_backend_name(t->dev.backend),
             t->dev.platform);
+    if (t->wavefront) {
+        fprintf(f, "%-11s %-14s %-8s %6s %3s %7s %11s %9s %7s %9s %9s  %s\n", "exp", "scheme",
+                "variant", "n", "B", "groups", "ms", "GCUPS", "spread", "x_relnch", "x_global",
+                "check");
+        fflush(f);
+        return;
+    }
     fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %6s %8s  %s\n", "exp", "algo",
             "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
             "x_cg", "bytes", "n", "compute", "check");
@@ -33,9 +40,16 @@ void table_show(bench_table *t, FILE *f)
 {
     for (; t->shown < t->n; ++t->shown) {
         const bench_row *r = &t->rows[t->shown];
-        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment,
-                gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
-                r->total_ms, r->spread);
+        if (r->scheme) {
+            fprintf(f, "%-11s %-14s %-8s %6u %3u %7u %11.3f %9.4f %7.2f", r->experiment, r->scheme,
+                    r->variant, r->n, r->tile, r->groups, r->total_ms, r->gcups, r->spread);
+            ratio_cell(f, r->x_relaunch);
+            ratio_cell(f, r->x_global);
+            fprintf(f, "  %s\n", r->check);
+            continue;
+        }
+        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment, table_algo_name(r),
+                r->groups, r->block, r->iters, r->ns_per_barrier, r->total_ms, r->spread);
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_CG));
@@ -44,7 +58,7 @@ void table_show(bench_table *t, FILE *f)
             cli_progress(
                 "warning: %s at %u groups of %u: spread %.0f%% of the median (over %.0f%%): "
                 "not reliable",
-                gs_algo_name(r->algo), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
+                table_algo_name(r), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
     }
     fflush(f);
 }
@@ -71,7 +85,7 @@ static void print_best(const bench_table *t, FILE *f)
                 !table_is_baseline(r->algo) && (!best || r->total_ms < best->total_ms))
                 best = r;
         }
-        if (!best || best->any_grid)
+        if (!best || best->any_grid || best->scheme) /* wavefront: its own summary */
             continue;
         if (!header)
             fprintf(f, "best per grid (the fastest protocol; x_: its time over the baseline's):\n");
@@ -100,21 +114,30 @@ void table_print_tail(const bench_table *t, FILE *f)
     for (unsigned i = 0; i < t->n; ++i)
         n_noisy += noisy(t, &t->rows[i]) != 0;
     print_best(t, f);
-    fprintf(
-        f,
-        "columns: ns/barrier and total_ms, the median of the timed runs (jacobi: ns per "
-        "iteration);\n"
-        "  spread, (slowest - fastest) / median of those runs; x_relnch, x_graph, x_cg, total "
-        "time\n"
-        "  over that of relaunch (a kernel launch per barrier), relaunch-graph (those launches in "
-        "a\n"
-        "  CUDA graph) and cg (CUDA's grid.sync()) on the same grid, blank where that baseline "
-        "did\n"
-        "  not run or pass; bytes, the barrier's state in device memory; n, jacobi's grid side;\n"
-        "  compute, multiply-adds (bench thesis: the thesis's averages) per work-item per\n"
-        "  barrier; check, the message-passing check run before the timing: pass, FAIL,\n"
-        "  timeout, refused (more groups than can be co-resident) or error (the reason is on\n"
-        "  stderr).\n");
+    if (t->wavefront)
+        fprintf(f, "columns: ms, the median of the timed runs (CUDA events, OpenCL profiling, the "
+                   "host's clock on cpu);\n  GCUPS, n^2 cells per ns of it; x_relnch, x_global, "
+                   "the time of relaunch and of global\n  at the same size and tile over this "
+                   "row's (> 1: faster), blank where the base did not pass;\n  check: the matrix "
+                   "against the host's reference cell for cell before the timing.\n");
+    else
+        fprintf(
+            f,
+            "columns: ns/barrier and total_ms, the median of the timed runs (jacobi: ns per "
+            "iteration);\n"
+            "  spread, (slowest - fastest) / median of those runs; x_relnch, x_graph, x_cg, total "
+            "time\n"
+            "  over that of relaunch (a kernel launch per barrier), relaunch-graph (those launches "
+            "in "
+            "a\n"
+            "  CUDA graph) and cg (CUDA's grid.sync()) on the same grid, blank where that baseline "
+            "did\n"
+            "  not run or pass; bytes, the barrier's state in device memory; n, jacobi's grid "
+            "side;\n"
+            "  compute, multiply-adds (bench thesis: the thesis's averages) per work-item per\n"
+            "  barrier; check, the message-passing check run before the timing: pass, FAIL,\n"
+            "  timeout, refused (more groups than can be co-resident) or error (the reason is on\n"
+            "  stderr).\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "

@@ -1,0 +1,244 @@
+/* apps/nw/nw_tile.h - a tile of the Needleman-Wunsch matrix and the orders tiles are
+ * taken in, in the common subset of C11, CUDA C++ and OpenCL C: every scheme of every
+ * back end computes its tiles with nw_tile, so schemes differ only in how tiles are
+ * handed out and ordered. Include after gridsync's device header (cpu.h, cuda.cuh, or
+ * the OpenCL device source), which gives the group barrier and gridsync/local.h.
+ *
+ * Device memory (nw_layout):
+ *   m     the (R*B + 1)^2 score matrix, R = ceil(n / B) tiles a side: the tiles past n
+ *         are computed too (their cells depend on nothing real and nothing real depends
+ *         on them), so no cell needs a bounds check. Cell (r, c) is at
+ *         r * pitch + c + NW_LEAD: with pitch a multiple of 32, column 1 of every row,
+ *         hence every tile's row of B cells, starts on a 128-byte line.
+ *   edge  each tile column's rightmost column again, contiguous (edge_pitch per tile
+ *         column, the same lead): the next tile column loads its left column from here
+ *         in one coalesced read instead of B strided ones.
+ * A group computes a tile in group memory: (B + 1) x (B + 2) cells (the odd stride B + 1
+ * between a diagonal's cells spreads them over the banks), then writes it out row by
+ * row. Work-item y owns tile row y: it keeps its left and upper-left neighbours in
+ * registers and reads only the cell above, written one step earlier by work-item y - 1:
+ * 2B - 1 steps, a group barrier after each; on CUDA a tile of B <= 32 is one warp, whose
+ * lanes pass the cell above by shuffle, with no barrier between steps. */
+#ifndef NW_TILE_H
+#define NW_TILE_H
+
+#if defined(__OPENCL_VERSION__)
+#define NW_FN inline
+#define NW_G __global
+#define NW_L __local
+typedef ulong nw_idx;
+typedef uchar nw_sym;
+#elif defined(__CUDACC__)
+#define NW_FN static __device__ __forceinline__
+#define NW_G
+#define NW_L
+typedef unsigned long long nw_idx;
+typedef unsigned char nw_sym;
+#else
+#include <stddef.h>
+#define NW_FN static inline
+#define NW_G
+#define NW_L
+typedef size_t nw_idx;
+typedef unsigned char nw_sym;
+#endif
+
+#define NW_TILE_PENALTY 10
+#define NW_TILE_SYMBOLS 24u
+#define NW_LEAD 31u
+#define NW_MAX_TILE 64u
+/* Group memory of one group, in ints: the tile, BLOSUM62, and the tile's symbols as
+ * offsets into BLOSUM62 (row: s1 * 24, column: s2). */
+#define NW_TILE_WORDS(B) (((B) + 1u) * ((B) + 2u))
+#define NW_GROUP_WORDS(B) (NW_TILE_WORDS(B) + NW_TILE_SYMBOLS * NW_TILE_SYMBOLS + 2u * (B))
+
+/* Tiles a side, the matrix's and the edge buffer's row pitch, in cells. */
+NW_FN unsigned nw_tiles(unsigned n, unsigned B) { return (n + B - 1u) / B; }
+NW_FN nw_idx nw_pitch(unsigned R, unsigned B)
+{
+    return ((nw_idx)R * B + NW_LEAD + 32u) & ~(nw_idx)31u;
+}
+NW_FN nw_idx nw_at(nw_idx pitch, nw_idx r, nw_idx c) { return r * pitch + c + NW_LEAD; }
+
+/* What every tile of a launch shares: global buffers and this group's memory. */
+typedef struct nw_ctx {
+    NW_G int *m;
+    NW_G int *edge;
+    const NW_G nw_sym *s1, *s2; /* s[1 .. R*B] */
+    NW_L int *t;                /* the tile: (B + 1) x (B + 2) */
+    NW_L int *blosum;           /* 24 x 24 */
+    NW_L int *row_of, *col_of;  /* B each */
+    nw_idx pitch;
+    unsigned B, R;
+    unsigned lid; /* the work-item in its group, 0 .. B - 1 */
+} nw_ctx;
+
+/* Splits one group's memory (NW_GROUP_WORDS(B) ints) and loads BLOSUM62 into it (the
+ * first tile's barrier orders the copy before any use). */
+NW_FN nw_ctx nw_begin(NW_G int *m, NW_G int *edge, const NW_G nw_sym *s1, const NW_G nw_sym *s2,
+                      const NW_G int *blosum, NW_L int *group_mem, unsigned n, unsigned B,
+                      unsigned lid)
+{
+    nw_ctx c;
+    c.m = m;
+    c.edge = edge;
+    c.s1 = s1;
+    c.s2 = s2;
+    c.t = group_mem;
+    c.blosum = group_mem + NW_TILE_WORDS(B);
+    c.row_of = c.blosum + NW_TILE_SYMBOLS * NW_TILE_SYMBOLS;
+    c.col_of = c.row_of + B;
+    c.B = B;
+    c.R = nw_tiles(n, B);
+    c.pitch = nw_pitch(c.R, B);
+    c.lid = lid;
+    for (unsigned k = lid; k < NW_TILE_SYMBOLS * NW_TILE_SYMBOLS; k += B)
+        c.blosum[k] = blosum[k];
+    return c;
+}
+
+NW_FN int nw_max(int a, int b) { return a > b ? a : b; }
+
+/* The recurrence: row = 24 * s1's symbol of the cell's row, x its column in the tile. */
+NW_FN int nw_cell(const nw_ctx *c, int row, unsigned x, int diag, int left, int up)
+{
+    return nw_max(diag + c->blosum[row + c->col_of[x]], nw_max(left, up) - NW_TILE_PENALTY);
+}
+
+/* Tile (ti, tj): its top row from the matrix (row 0: -10 c), its left column from the
+ * edge buffer (column 0: -10 r), then the 2B - 1 inner anti-diagonals, then the cells
+ * and the tile's right column out. Every work-item of the group calls it; it begins
+ * with a group barrier (the previous tile's readers of group memory are done) and ends
+ * after its writes are issued (a signal or grid barrier then publishes them). */
+NW_FN void nw_tile(const nw_ctx *c, unsigned ti, unsigned tj)
+{
+    const unsigned B = c->B, P = B + 2u, y = c->lid;
+    const nw_idx r0 = (nw_idx)ti * B, c0 = (nw_idx)tj * B;
+    NW_L int *t = c->t;
+    gs_group_barrier();
+    for (unsigned x = y; x <= B; x += B) /* the top row, corner included */
+        t[x] = ti == 0u ? -NW_TILE_PENALTY * (int)(c0 + x) : c->m[nw_at(c->pitch, r0, c0 + x)];
+    t[(y + 1u) * P] = tj == 0u ? -NW_TILE_PENALTY * (int)(r0 + y + 1u)
+                               : c->edge[nw_at(c->pitch, tj - 1u, r0 + y + 1u)];
+    c->row_of[y] = (int)c->s1[r0 + y + 1u] * (int)NW_TILE_SYMBOLS;
+    c->col_of[y] = (int)c->s2[c0 + y + 1u];
+    gs_group_barrier();
+    const int row = c->row_of[y];
+    int left = t[(y + 1u) * P], diag = t[y * P];
+#if defined(__CUDACC__)
+    if (B <= 32u) { /* one warp: the cell above comes from lane y - 1 by a shuffle */
+        const unsigned lanes = B == 32u ? 0xffffffffu : (1u << B) - 1u;
+        int mine = 0; /* the cell this lane computed at the step before */
+        for (unsigned d = 0; d + 1u < 2u * B; ++d) {
+            int above = __shfl_up_sync(lanes, mine, 1);
+            unsigned x = d - y;
+            if (x < B) {
+                int up = y == 0u ? t[x + 1u] : above;
+                mine = nw_cell(c, row, x, diag, left, up);
+                t[(y + 1u) * P + x + 1u] = mine;
+                diag = up;
+                left = mine;
+            }
+        }
+        __syncwarp(lanes); /* the tile's cells, before the lanes read each other's */
+    } else
+#endif
+        for (unsigned d = 0; d + 1u < 2u * B; ++d) {
+            unsigned x = d - y; /* wraps above B before this row's first step */
+            if (x < B) {
+                int up = t[y * P + x + 1u];
+                int v = nw_cell(c, row, x, diag, left, up);
+                t[(y + 1u) * P + x + 1u] = v;
+                diag = up;
+                left = v;
+            }
+            gs_group_barrier();
+        }
+    for (unsigned r = 0; r < B; ++r) /* row by row: B consecutive cells a store */
+        c->m[nw_at(c->pitch, r0 + r + 1u, c0 + y + 1u)] = t[(r + 1u) * P + y + 1u];
+    c->edge[nw_at(c->pitch, tj, r0 + y + 1u)] = t[(y + 1u) * P + B];
+    if (ti == 0u) /* the matrix's first row and column, which no tile owns */
+        for (unsigned x = y; x <= B; x += B)
+            c->m[nw_at(c->pitch, 0u, c0 + x)] = t[x];
+    if (tj == 0u)
+        c->m[nw_at(c->pitch, r0 + y + 1u, 0u)] = t[(y + 1u) * P];
+}
+
+/* Anti-diagonal d of an R x R grid of tiles: its first row of tiles and its length. */
+NW_FN unsigned nw_diag_first(unsigned d, unsigned R) { return d < R ? 0u : d - R + 1u; }
+NW_FN unsigned nw_diag_count(unsigned d, unsigned R)
+{
+    return (d < R ? d : R - 1u) - nw_diag_first(d, R) + 1u;
+}
+
+/* Diagonal d's tiles first, first + stride, ...: a relaunch's or a grid barrier's
+ * share of one group. */
+NW_FN void nw_diagonal(const nw_ctx *c, unsigned d, unsigned first, unsigned stride)
+{
+    unsigned i0 = nw_diag_first(d, c->R), count = nw_diag_count(d, c->R);
+    for (unsigned k = first; k < count; k += stride)
+        nw_tile(c, i0 + k, d - (i0 + k));
+}
+
+/* ---- the local scheme: tickets and progress words (gridsync/local.h) ---- */
+
+#define NW_V_TILE 0u /* anti-diagonal tickets of k tiles of a row, a flag per ticket */
+#define NW_V_ROW 1u  /* anti-diagonal tickets of a tile, a counter per tile row */
+#define NW_V_ROWS 2u /* a row of tiles per ticket, its counter signalled every k tiles */
+
+/* Progress words the variant needs for R x R tiles. */
+NW_FN unsigned nw_local_words(unsigned flags, unsigned k, unsigned R)
+{
+    return flags == NW_V_TILE ? R * ((R + k - 1u) / k) : R;
+}
+
+/* One group's part of the local scheme, until no ticket is left or a wait gave up.
+ * `silent`: 0, or 1 + the tile whose owner skips its signal (the fault test). */
+NW_FN void nw_local(const nw_ctx *c, gs_local *L, unsigned flags, unsigned k, unsigned silent)
+{
+    const unsigned R = c->R;
+    if (flags == NW_V_ROWS) {
+        for (;;) {
+            gs_u32 i = gs_local_next(L);
+            if (i >= R)
+                return;
+            unsigned known = 0u, quiet = 0u; /* what the row above is known to count */
+            for (unsigned j = 0; j < R; ++j) {
+                if (i > 0u && j + 1u > known) {
+                    if (gs_local_wait(L, i - 1u, j + 1u))
+                        return;
+                    known = (j + k) / k * k; /* it signals every k tiles */
+                }
+                nw_tile(c, i, j);
+                quiet |= silent == i * R + j + 1u;
+                if (!quiet && ((j + 1u) % k == 0u || j + 1u == R))
+                    gs_local_signal(L, i, j + 1u);
+            }
+        }
+    }
+    const unsigned C = flags == NW_V_TILE ? (R + k - 1u) / k : R; /* tickets a row */
+    for (;;) {
+        gs_u32 t = gs_local_next(L), i, j;
+        if (!gs_local_diagonal(t, R, C, &i, &j))
+            return;
+        if (flags == NW_V_ROW) {
+            if (gs_local_wait2(L, i - 1u, i > 0u ? j + 1u : 0u, i, j))
+                return;
+            nw_tile(c, i, j);
+            if (silent != i * R + j + 1u)
+                gs_local_signal(L, i, j + 1u);
+            continue;
+        }
+        if (gs_local_wait2(L, (i - 1u) * C + j, i > 0u, i * C + j - 1u, j > 0u))
+            return;
+        unsigned end = (j + 1u) * k < R ? (j + 1u) * k : R, quiet = 0u;
+        for (unsigned x = j * k; x < end; ++x) {
+            nw_tile(c, i, x);
+            quiet |= silent == i * R + x + 1u;
+        }
+        if (!quiet)
+            gs_local_signal(L, i * C + j, 1u);
+    }
+}
+
+#endif

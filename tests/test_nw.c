@@ -1,0 +1,284 @@
+/* The Needleman-Wunsch app (apps/nw) on the back end under test (GS_TEST_BACKEND):
+ * every scheme and local variant it runs there computes the sequential reference cell
+ * for cell, on sizes that are not multiples of the tile, with one group, with more tiles
+ * than groups and (local) with more groups than tiles; a tile whose owner never signals
+ * ends in GS_ERR_TIMEOUT naming it; a wrong result is caught and not timed; bad input is
+ * refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "nw.h"
+#include "test_support.h"
+
+static gs_device *dev;
+static gs_device_info info;
+
+static const char *const variants[] = {"tile", "k3", "row", "rows", "rows-k2"};
+#define N_VARIANTS (sizeof variants / sizeof *variants)
+
+static nw_config config(nw_scheme scheme, unsigned n, unsigned B, unsigned groups)
+{
+    nw_config c = {.n = n,
+                   .tile = B,
+                   .seed = n * 7u + B,
+                   .scheme = scheme,
+                   .protocol = GS_ALGO_AUTO,
+                   .variant = {NW_FLAG_TILE, 1},
+                   .groups = groups,
+                   .group_size = B,
+                   .repeats = 1,
+                   .check_all = 1,
+                   .timeout_ms = 20000};
+    return c;
+}
+
+/* One configuration, checked on its warm-up and its timed run. */
+static void expect_exact(const nw_config *c)
+{
+    nw_result r;
+    char v[32];
+    gs_status s = nw_run(dev, c, &r);
+    printf("  %-14s %-8s %-5s %4u^2 B %2u %3u groups: %s, %llu cells differ, %.3f ms, %.4f GCUPS"
+           "%s%s\n",
+           nw_scheme_name(c->scheme), c->scheme == NW_GLOBAL ? gs_algo_name(c->protocol) : "",
+           c->scheme == NW_LOCAL ? nw_variant_name(c->variant, v, sizeof v) : "", c->n, c->tile,
+           c->groups, gs_status_string(s), (unsigned long long)r.mismatches, r.ms_median, r.gcups,
+           r.error[0] ? ": " : "", r.error);
+    assert_int_equal(s, GS_OK);
+    assert_int_equal(r.mismatches, 0);
+    assert_true(r.ms_median > 0.0 && r.gcups > 0.0);
+    assert_true(r.launches >= 1);
+}
+
+static void reference_is_the_recurrence(void **unused)
+{
+    (void)unused;
+    enum { N = 9 };
+    int32_t m[(N + 1) * (N + 1)];
+    unsigned char s1[N + 1], s2[N + 1], t1[N + 1], t2[N + 1];
+    assert_int_equal(nw_reference(N, 5, m), GS_OK);
+    nw_sequences(N, 5, s1, s2);
+    nw_sequences(N, 6, t1, t2);
+    unsigned same = 0;
+    for (unsigned i = 1; i <= N; ++i) {
+        assert_true(s1[i] >= 1 && s1[i] <= 10 && s2[i] >= 1 && s2[i] <= 10);
+        same += s1[i] == t1[i];
+    }
+    assert_true(same < N); /* another seed, other sequences */
+    for (unsigned i = 0; i <= N; ++i)
+        for (unsigned j = 0; j <= N; ++j) {
+            int32_t want;
+            if (i == 0 || j == 0) {
+                want = -10 * (int32_t)(i + j);
+            } else {
+                int32_t d = m[(i - 1) * (N + 1) + j - 1] + nw_blosum62[s1[i] * NW_SYMBOLS + s2[j]];
+                int32_t l = m[i * (N + 1) + j - 1] - 10, u = m[(i - 1) * (N + 1) + j] - 10;
+                want = d > l ? (d > u ? d : u) : (l > u ? l : u);
+            }
+            assert_int_equal(m[i * (N + 1) + j], want);
+        }
+    for (unsigned a = 0; a < NW_SYMBOLS; ++a) /* symmetric; amino acids match positively */
+        for (unsigned b = 0; b < NW_SYMBOLS; ++b) {
+            assert_int_equal(nw_blosum62[a * NW_SYMBOLS + b], nw_blosum62[b * NW_SYMBOLS + a]);
+            if (a == b && a < 20)
+                assert_true(nw_blosum62[a * NW_SYMBOLS + a] >= 4);
+        }
+    assert_int_equal(nw_blosum62[17 * NW_SYMBOLS + 17], 11); /* W/W */
+    assert_int_equal(nw_blosum62[4 * NW_SYMBOLS + 4], 9);    /* C/C */
+}
+
+static void names_parse_back(void **unused)
+{
+    (void)unused;
+    char buf[32];
+    for (unsigned i = 0; i < N_VARIANTS; ++i) {
+        nw_variant v;
+        assert_int_equal(nw_variant_parse(variants[i], &v), 0);
+        assert_string_equal(nw_variant_name(v, buf, sizeof buf), variants[i]);
+    }
+    static const char *const bad[] = {"", "k0", "k", "k1025", "rows-", "rows-k0", "tiles", "k2x"};
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; ++i) {
+        nw_variant v;
+        assert_int_equal(nw_variant_parse(bad[i], &v), -1);
+    }
+    for (unsigned s = 0; s < NW_SCHEME_COUNT_; ++s) {
+        nw_scheme back;
+        assert_int_equal(nw_scheme_parse(nw_scheme_name((nw_scheme)s), &back), 0);
+        assert_int_equal(back, s);
+    }
+}
+
+/* Groups that fit at once for the persistent schemes on this device. */
+static unsigned resident(nw_scheme scheme, unsigned B)
+{
+    unsigned bound = 0;
+    assert_int_equal(nw_max_groups(dev, scheme, GS_ALGO_AUTO, B, B, &bound), GS_OK);
+    assert_true(bound >= 1);
+    return bound;
+}
+
+static void baselines_and_global_exact(void **unused)
+{
+    (void)unused;
+    for (unsigned s = 0; s < NW_SCHEME_COUNT_; ++s) {
+        if (s == NW_LOCAL || !nw_scheme_supported(dev, (nw_scheme)s, GS_ALGO_AUTO))
+            continue;
+        nw_config c = config((nw_scheme)s, 37, 16, 1); /* 3 x 3 tiles, the last ones short */
+        expect_exact(&c);
+        unsigned most = resident((nw_scheme)s, 16);
+        c = config((nw_scheme)s, 100, 16, most < 3 ? most : 3); /* 7 x 7 tiles */
+        expect_exact(&c);
+        most = resident((nw_scheme)s, 32);
+        c = config((nw_scheme)s, 70, 32, most < 2 ? most : 2);
+        expect_exact(&c);
+        most = resident((nw_scheme)s, 64);
+        c = config((nw_scheme)s, 130, 64, most < 8 ? most : 8); /* 3 x 3 tiles */
+        expect_exact(&c);
+    }
+    gs_algo every[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE,
+                       GS_ALGO_FLIP,    GS_ALGO_TREE,     GS_ALGO_SHARDED};
+    for (unsigned a = 0; a < sizeof every / sizeof *every; ++a) {
+        if (!nw_scheme_supported(dev, NW_GLOBAL, every[a]))
+            continue;
+        nw_config c = config(NW_GLOBAL, 50, 16, 2);
+        c.protocol = every[a];
+        expect_exact(&c);
+    }
+}
+
+static void local_variants_exact(void **unused)
+{
+    (void)unused;
+    unsigned most = resident(NW_LOCAL, 16);
+    for (unsigned i = 0; i < N_VARIANTS; ++i) {
+        nw_config c = config(NW_LOCAL, 100, 16, 1); /* one group: every ticket in turn */
+        assert_int_equal(nw_variant_parse(variants[i], &c.variant), 0);
+        expect_exact(&c);
+        c.n = 131; /* 9 x 9 tiles, more than groups */
+        c.groups = most < 3 ? most : 3;
+        expect_exact(&c);
+        c.n = 40; /* 3 x 3 tiles, fewer than groups: most of them find no ticket */
+        c.groups = most < 12 ? most : 12;
+        expect_exact(&c);
+        if (info.is_gpu) { /* 10 x the co-resident groups: the rest queue, tickets in order */
+            c.n = 1000;
+            c.groups = 10 * most;
+            expect_exact(&c);
+        }
+        c.n = 97;
+        c.tile = c.group_size = i % 2 ? 32 : 64;
+        c.groups = 2;
+        expect_exact(&c);
+    }
+}
+
+/* The owner of tile (1, 1) never signals: the launch ends in GS_ERR_TIMEOUT, the result
+ * names the tile (with one group the first wait to give up is on it; with more, on it
+ * or on a tile after it), and the next launch of the same configuration is whole. */
+static void silent_tile_times_out(void **unused)
+{
+    (void)unused;
+    for (unsigned i = 0; i < N_VARIANTS; ++i)
+        for (unsigned groups = 1; groups <= 2; ++groups) {
+            nw_config c = config(NW_LOCAL, 64, 16, groups); /* 4 x 4 tiles */
+            assert_int_equal(nw_variant_parse(variants[i], &c.variant), 0);
+            c.silent_tile = 1 * 4 + 1 + 1;
+            c.timeout_ms = 300;
+            nw_result r;
+            gs_status s = nw_run(dev, &c, &r);
+            printf("  %s, %u groups: %s: %s\n", variants[i], groups, gs_status_string(s), r.error);
+            assert_int_equal(s, GS_ERR_TIMEOUT);
+            assert_non_null(strstr(r.error, "never came"));
+            if (groups == 1 && c.variant.flags == NW_FLAG_TILE) {
+                assert_int_equal(r.fault_row, 1); /* k3: the ticket of tiles (1, 0..2) */
+                assert_int_equal(r.fault_col, c.variant.k > 1 ? 0 : 1);
+            } else if (groups == 1) { /* the counter of row 1 stops at tile 1's signal */
+                assert_int_equal(r.fault_row, 1);
+                assert_int_equal(r.fault_col, 1);
+            } else {
+                assert_true(r.fault_row >= 1);
+            }
+        }
+}
+
+static void a_wrong_result_fails(void **unused)
+{
+    (void)unused;
+    enum { N = 20 };
+    static int32_t ref[(N + 1) * (N + 1)];
+    assert_int_equal(nw_reference(N, 3, ref), GS_OK);
+    ref[5 * (N + 1) + 7] += 1;
+    nw_config c = config(NW_LOCAL, N, 16, 2);
+    c.seed = 3;
+    c.repeats = 3;
+    c.reference = ref;
+    nw_result r;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_CHECK_FAILED);
+    assert_int_equal(r.mismatches, 1);
+    assert_true(r.ms_median == 0.0);
+    assert_non_null(strstr(r.error, "m[5][7]"));
+}
+
+static void bad_input(void **unused)
+{
+    (void)unused;
+    nw_result r;
+    nw_config ok = config(NW_LOCAL, 40, 16, 1), c = ok;
+    c.tile = c.group_size = 24;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.group_size = 32;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.n = 0;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.groups = 0;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.variant.k = NW_MAX_K + 1;
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.scheme = NW_GLOBAL;
+    c.silent_tile = 1; /* the fault is the local scheme's */
+    assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nw_run(dev, NULL, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nw_run(dev, &ok, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nw_run(NULL, &ok, &r), GS_ERR_UNSUPPORTED);
+    assert_int_equal(nw_reference(0, 1, (int32_t[1]){0}), GS_ERR_INVALID_ARGUMENT);
+    if (info.backend != GS_BACKEND_CUDA) { /* CUDA-only schemes */
+        c = ok;
+        c.scheme = NW_CG;
+        assert_false(nw_scheme_supported(dev, NW_CG, GS_ALGO_AUTO));
+        assert_int_equal(nw_run(dev, &c, &r), GS_ERR_UNSUPPORTED);
+        assert_false(nw_scheme_supported(dev, NW_RELAUNCH_GRAPH, GS_ALGO_AUTO));
+    }
+    unsigned bound;
+    assert_int_equal(nw_max_groups(dev, NW_LOCAL, GS_ALGO_AUTO, 16, 8, &bound),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nw_max_groups(dev, NW_LOCAL, GS_ALGO_AUTO, 16, 16, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    dev = test_open_or_skip();
+    gs_device_get_info(dev, &info);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reference_is_the_recurrence),
+        cmocka_unit_test(names_parse_back),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(baselines_and_global_exact),
+        cmocka_unit_test(local_variants_exact),
+        cmocka_unit_test(silent_tile_times_out),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    gs_device_close(dev);
+    return rc;
+}

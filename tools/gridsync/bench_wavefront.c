@@ -1,0 +1,279 @@
+/* bench wavefront: PeerWave's experiments on apps/nw (Needleman-Wunsch as Rodinia's nw
+ * computes it, written against gridsync's public headers as a user writes it):
+ *   size         the matrix grows, the tile stays (B = the first --tile, default 16)
+ *   tile         B = 16, 32, 64 at one size: tiles per SM, barriers inside a tile
+ *   granularity  the local scheme's flags: a flag per tile, per k tiles, per tile row
+ *   schedule     anti-diagonal tickets against PeerWave's row allocation
+ * with the schemes a user could pick: relaunch (and CUDA's relaunch-graph), global (a
+ * grid barrier per anti-diagonal; CUDA's cg) and local (tickets and progress words, at
+ * the co-resident group count and, on a GPU, at 10 x as many). Every matrix is compared
+ * with the host's reference cell for cell before it is timed (every timed run too up to
+ * 8192^2); a wrong one is FAIL and not timed. Rows carry their speed-up over relaunch
+ * and over global at the same size and tile; `best` rows and the summary give each
+ * point's fastest scheme and the issue's targets. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nw.h"
+
+#define WF_SEED 20260117u
+#define WF_CHECK_ALL_MAX 8192u /* above it only the warm-up is compared (4 GiB at 32768) */
+
+typedef struct wf {
+    gs_device *dev;
+    const cli_options *o;
+    bench_table *t;
+    gs_algo protocol;   /* the global scheme's barrier */
+    unsigned ref_n;     /* the cached reference's size */
+    int32_t *reference; /* (ref_n + 1)^2 cells */
+} wf;
+
+/* The reference of size n, computed once for all its rows. */
+static const int32_t *reference_of(wf *w, unsigned n)
+{
+    if (w->reference && w->ref_n == n)
+        return w->reference;
+    free(w->reference);
+    w->reference = malloc(((size_t)n + 1u) * (n + 1u) * sizeof *w->reference);
+    w->ref_n = n;
+    if (w->reference && nw_reference(n, WF_SEED, w->reference) == GS_OK)
+        return w->reference;
+    free(w->reference);
+    w->reference = NULL;
+    return NULL;
+}
+
+/* Groups a persistent kernel of this scheme runs at by default: the co-resident count
+ * (on the cpu back end at most 4 teams: 2 cores run the rest in turn). */
+static unsigned default_groups(wf *w, nw_scheme scheme, unsigned B)
+{
+    unsigned bound = 1;
+    if (nw_max_groups(w->dev, scheme, w->protocol, B, B, &bound) != GS_OK || bound == 0)
+        bound = 1;
+    return w->t->dev.backend == GS_BACKEND_CPU && bound > 4 ? 4 : bound;
+}
+
+/* The speed-up of r over the passing row of `scheme` at the same size and tile: of the
+ * same experiment where it ran one, else of any. */
+static double speedup(const bench_table *t, const bench_row *r, const char *scheme)
+{
+    for (int same = 1; same >= 0; --same)
+        for (unsigned i = 0; i < t->n; ++i) {
+            const bench_row *b = &t->rows[i];
+            if (b->scheme && strcmp(b->scheme, scheme) == 0 && b->n == r->n && b->tile == r->tile &&
+                !b->any_grid && b->status == GS_OK && r->status == GS_OK && r->total_ms > 0 &&
+                (!same || strcmp(b->experiment, r->experiment) == 0))
+                return b->total_ms / r->total_ms;
+        }
+    return 0;
+}
+
+/* One configuration: a table row, and a line on stderr as soon as it is measured. */
+static void measure(wf *w, const char *exp, unsigned n, unsigned B, nw_scheme scheme,
+                    const nw_variant *v, unsigned groups)
+{
+    bench_row *r = table_add(w->t);
+    if (r == NULL)
+        return;
+    nw_config cfg = {.n = n,
+                     .tile = B,
+                     .seed = WF_SEED,
+                     .scheme = scheme,
+                     .protocol = w->protocol,
+                     .variant = v ? *v : (nw_variant){NW_FLAG_TILE, 1},
+                     .groups = groups,
+                     .group_size = B,
+                     .repeats = w->o->repeats,
+                     .check_all = n <= WF_CHECK_ALL_MAX,
+                     .timeout_ms = w->o->timeout_ms,
+                     .reference = reference_of(w, n)};
+    nw_result res;
+    gs_status s = cfg.reference ? nw_run(w->dev, &cfg, &res) : GS_ERR_OUT_OF_MEMORY;
+    if (!cfg.reference)
+        memset(&res, 0, sizeof res);
+    r->experiment = exp;
+    r->scheme = nw_scheme_name(scheme);
+    r->algo = scheme == NW_RELAUNCH         ? GS_ALGO_RELAUNCH
+              : scheme == NW_RELAUNCH_GRAPH ? GS_ALGO_RELAUNCH_GRAPH
+              : scheme == NW_CG             ? GS_ALGO_CG
+              : scheme == NW_GLOBAL         ? res.algo
+                                            : GS_ALGO_COUNT_; /* local: no protocol */
+    if (scheme == NW_GLOBAL)
+        snprintf(r->variant, sizeof r->variant, "%s", gs_algo_name(w->protocol));
+    else if (scheme == NW_LOCAL)
+        nw_variant_name(cfg.variant, r->variant, sizeof r->variant);
+    r->groups = groups;
+    r->block = B;
+    r->tile = B;
+    r->n = n;
+    r->iters = res.launches;
+    r->status = s;
+    r->check = bench_verdict(s);
+    r->state_bytes = res.state_bytes;
+    if (s == GS_OK) {
+        r->total_ms = res.ms_median;
+        r->gcups = res.gcups;
+        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+        r->x_relaunch = speedup(w->t, r, "relaunch");
+        r->x_global = speedup(w->t, r, "global");
+    }
+    cli_progress("wavefront %s %u^2 B %u: %-14s %-8s %6u groups %11.3f ms %8.4f GCUPS  %s%s%s", exp,
+                 n, B, r->scheme, r->variant, groups, r->total_ms, r->gcups, r->check,
+                 res.error[0] ? ": " : "", res.error);
+    table_show(w->t, stdout);
+}
+
+/* A `best` row for the fastest passing row from `first` on. */
+static void add_best(bench_table *t, unsigned first)
+{
+    int best = -1;
+    for (unsigned i = first; i < t->n; ++i)
+        if (t->rows[i].status == GS_OK &&
+            (best < 0 || t->rows[i].total_ms < t->rows[best].total_ms))
+            best = (int)i;
+    bench_row *r = best < 0 ? NULL : table_add(t);
+    if (r == NULL)
+        return;
+    *r = t->rows[best];
+    r->experiment = "best";
+    r->any_grid = 1;
+    table_show(t, stdout);
+}
+
+/* One point of an experiment: the baselines (where asked), then each local variant at
+ * the co-resident group count (or each --groups) and, for the size experiment on a GPU,
+ * at 10 x as many. */
+static void point(wf *w, const char *exp, unsigned n, unsigned B, const nw_variant *vs,
+                  unsigned n_vs, int baselines, int ten_x)
+{
+    unsigned first = w->t->n, R = (n + B - 1u) / B;
+    int gpu = w->t->dev.is_gpu;
+    if (baselines) {
+        measure(w, exp, n, B, NW_RELAUNCH, NULL, gpu ? R : default_groups(w, NW_RELAUNCH, B));
+        if (nw_scheme_supported(w->dev, NW_RELAUNCH_GRAPH, w->protocol))
+            measure(w, exp, n, B, NW_RELAUNCH_GRAPH, NULL, R);
+        measure(w, exp, n, B, NW_GLOBAL, NULL, default_groups(w, NW_GLOBAL, B));
+        if (nw_scheme_supported(w->dev, NW_CG, w->protocol))
+            measure(w, exp, n, B, NW_CG, NULL, default_groups(w, NW_CG, B));
+    }
+    for (unsigned i = 0; i < n_vs; ++i) {
+        unsigned resident = default_groups(w, NW_LOCAL, B);
+        if (w->o->n_groups) {
+            for (unsigned g = 0; g < w->o->n_groups; ++g)
+                measure(w, exp, n, B, NW_LOCAL, &vs[i], w->o->groups[g]);
+            continue;
+        }
+        measure(w, exp, n, B, NW_LOCAL, &vs[i], resident);
+        if (ten_x && gpu)
+            measure(w, exp, n, B, NW_LOCAL, &vs[i], 10u * resident);
+    }
+    add_best(w->t, first);
+}
+
+/* The named variants (each checked), or the default list `def`. -1: a bad name. */
+static int variants_of(const cli_options *o, const char *const *def, unsigned n_def,
+                       nw_variant *out, unsigned *n)
+{
+    *n = 0;
+    for (unsigned i = 0; i < (o->n_variants ? o->n_variants : n_def); ++i) {
+        const char *name = o->n_variants ? o->variants[i] : def[i];
+        if (nw_variant_parse(name, &out[(*n)++]) != 0) {
+            fprintf(stderr,
+                    "gridsync: --variants: bad value '%s'; it takes tile, row, kK, rows or "
+                    "rows-kK with K from 1 to %u\n",
+                    name, NW_MAX_K);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
+{
+    static const unsigned gpu_sizes[] = {2048, 4096, 8192, 16384, 32768}, quick[] = {4096, 16384};
+    static const unsigned host_sizes[] = {64, 100}, tiles[] = {16, 32, 64};
+    static const char *const granularity[] = {"tile", "k4", "k16", "row"};
+    static const char *const schedule[] = {"tile", "rows", "rows-k4"};
+    int gpu = t->dev.is_gpu;
+    wf w = {dev, o, t, GS_ALGO_AUTO, 0, NULL};
+    if (o->n_algos > 1 ||
+        (o->n_algos == 1 && !nw_scheme_supported(dev, NW_GLOBAL, (gs_algo)o->algos[0]))) {
+        fprintf(stderr, "gridsync: --algo: bench wavefront takes one protocol for its global "
+                        "scheme that runs here (gridsync info lists them)\n");
+        return 2;
+    }
+    if (o->n_algos == 1)
+        w.protocol = (gs_algo)o->algos[0];
+    nw_variant vs[CLI_MAX_LIST], gran[4], sched[3];
+    unsigned n_vs = 0, n_gran = 0, n_sched = 0;
+    if (variants_of(o, granularity, 4, o->n_variants ? vs : gran,
+                    o->n_variants ? &n_vs : &n_gran) ||
+        (!o->n_variants && variants_of(o, schedule, 3, sched, &n_sched)))
+        return 2;
+    const unsigned *sizes = o->n_matrix ? o->matrix
+                            : gpu       ? (o->quick ? quick : gpu_sizes)
+                                        : host_sizes;
+    unsigned n_sizes = o->n_matrix ? o->n_matrix : gpu ? (o->quick ? 2u : 5u) : o->quick ? 1u : 2u;
+    const unsigned *tl = o->n_tiles ? o->tiles : tiles;
+    unsigned n_tl = o->n_tiles ? o->n_tiles : gpu ? 3u : 2u, B0 = tl[0];
+    /* The other experiments' size: 16384 on a GPU (--quick: 4096), the larger host size,
+     * or the first --matrix. */
+    unsigned mid = o->n_matrix ? o->matrix[0] : gpu ? (o->quick ? 4096u : 16384u) : 100u;
+
+    for (unsigned i = 0; i < n_sizes; ++i)
+        point(&w, "size", sizes[i], B0, gran, 1, 1, 1);
+    for (unsigned i = 0; i < n_tl; ++i)
+        point(&w, "tile", mid, tl[i], gran, 1, 1, 0);
+    if (o->n_variants) {
+        point(&w, "variants", mid, B0, vs, n_vs, 0, 0);
+    } else {
+        point(&w, "granularity", mid, B0, gran, n_gran, 0, 0);
+        point(&w, "schedule", mid, B0, sched, n_sched, 0, 0);
+    }
+    free(w.reference);
+    return 0;
+}
+
+/* The best rows, then the targets where the rows to judge them ran. */
+void bench_wavefront_summary(const bench_table *t, FILE *f)
+{
+    fprintf(f, "wavefront: the fastest scheme of each point (x_: its speed-up over relaunch / "
+               "global)\n");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        if (r->any_grid && r->scheme)
+            fprintf(f,
+                    "  %-11s %5u^2 B %-2u %-14s %-8s %6u groups %11.3f ms %9.4f GCUPS  x_relnch "
+                    "%.3f  x_global %.3f\n",
+                    i ? t->rows[i - 1].experiment : "", r->n, r->tile, r->scheme, r->variant,
+                    r->groups, r->total_ms, r->gcups, r->x_relaunch, r->x_global);
+    }
+    fprintf(f, "targets (size experiment): local >= 2.5 x relaunch and >= 1.5 x global; local "
+               "at 10 x the groups within 5%% of the co-resident count\n");
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i], *more = NULL;
+        if (!r->scheme || r->any_grid || strcmp(r->experiment, "size") != 0 ||
+            strcmp(r->scheme, "local") != 0 || r->status != GS_OK)
+            continue;
+        int first = 1;
+        for (unsigned j = 0; j < i; ++j)
+            first &= !(t->rows[j].scheme && strcmp(t->rows[j].scheme, "local") == 0 &&
+                       strcmp(t->rows[j].experiment, "size") == 0 && t->rows[j].n == r->n);
+        if (!first)
+            continue;
+        for (unsigned j = i + 1; j < t->n; ++j)
+            if (t->rows[j].scheme && strcmp(t->rows[j].scheme, "local") == 0 &&
+                strcmp(t->rows[j].experiment, "size") == 0 && t->rows[j].n == r->n &&
+                t->rows[j].groups > r->groups && t->rows[j].status == GS_OK)
+                more = &t->rows[j];
+        fprintf(f, "  %5u^2: x_relnch %.3f (%s)  x_global %.3f (%s)", r->n, r->x_relaunch,
+                r->x_relaunch >= 2.5 ? "met" : "not met", r->x_global,
+                r->x_global >= 1.5 ? "met" : "not met");
+        if (more)
+            fprintf(f, "  %u groups / %u: %.3f (%s)", more->groups, r->groups,
+                    more->total_ms / r->total_ms,
+                    more->total_ms <= 1.05 * r->total_ms ? "met" : "not met");
+        fputc('\n', f);
+    }
+}
