@@ -34,8 +34,11 @@ if command -v python3 >/dev/null 2>&1; then
         "$dir/thesis.json" || fail "JSON does not parse to 18 rows"
 fi
 
-# The computation runs: one barrier after 2^20 averages per work-item takes longer than
-# after one (a compiler that dropped the loop would make them equal).
+# The computation runs: 2^20 dependent averages cannot take less than 2^20 cycles, over
+# 0.15 ms at any clock a CPU has (a compiler that dropped the loop would leave a few
+# microseconds). Not a comparison with one average: that one's time is noise on a loaded
+# machine (3.7 ms was seen against 0.7 ms for 2^20), and load only makes the long run
+# slower, never faster.
 ms() {
     "$cli" bench thesis --backend "$backend" --appendix H --groups 1 --block 1 --algo central \
         --compute "$1" --repeats 3 --csv "$dir/ms.csv" >/dev/null 2>&1 || echo "rc$?"
@@ -44,8 +47,8 @@ ms() {
 short=$(ms 1)
 long=$(ms 1048576)
 echo "one barrier after 1 average: $short ms, after 2^20: $long ms"
-awk -v s="$short" -v l="$long" 'BEGIN { exit !(l > 3 * s && l > 0.1) }' ||
-    fail "2^20 averages ($long ms) not clearly slower than 1 ($short ms)"
+awk -v l="$long" 'BEGIN { exit !(l > 0.15) }' ||
+    fail "2^20 averages took $long ms: less than 2^20 cycles, the loop did not run"
 
 # One appendix alone.
 "$cli" bench thesis --backend "$backend" --appendix i --groups 1 --block 2 --compute 10 --iters-list 5 \
