@@ -51,11 +51,11 @@ static void schedule_orders_dependencies(void **unused)
         unsigned seen = 0;
         for (unsigned t = 0; t < g.tickets; ++t) {
             gsr_tile x;
-            if (!gsr_tile_at(&g, t / g.half, t % g.half, &x))
+            if (!gsr_tile_at(&g, t / g.slots, t % g.slots, &x))
                 continue;
             assert_true(x.s < S && x.ti < g.rows && x.tj < g.cols);
             assert_int_equal(x.word, x.ti * g.cols + x.tj);
-            assert_int_equal(x.ti + x.tj + 2 * x.s, t / g.half); /* its step */
+            assert_int_equal(x.ti + x.tj + 2 * x.s, t / g.slots); /* its step */
             assert_true(x.h >= 1 && x.h <= g.tile && x.i0 + x.h <= g.n - 1);
             assert_true(x.w >= 1 && x.w <= g.tile && x.j0 + x.w <= g.n - 1);
             unsigned *mine = &ticket_of[(size_t)x.s * tiles + x.word];
@@ -167,7 +167,7 @@ static void each_wait_is_needed(void **unused)
     (void)unused;
     static const unsigned drops[] = {GSR_DROP_UP, GSR_DROP_LEFT, GSR_DROP_DOWN, GSR_DROP_RIGHT};
     static const char *const names[] = {"up", "left", "down", "right"};
-    unsigned groups = info.backend == GS_BACKEND_CPU ? 4u : 2u;
+    unsigned groups = info.backend == GS_BACKEND_CPU ? 4u : info.compute_units;
     for (unsigned d = 0; d < 4; ++d) {
         unsigned wrong = 0, attempt = 0;
         for (; attempt < 40 && !wrong; ++attempt) {

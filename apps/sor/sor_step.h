@@ -32,9 +32,9 @@
  * several sweeps are in flight at once (a step holds tiles of every sweep whose
  * wavefront is inside the grid). A step's tiles are one colour of the checkerboard
  * ((I + J) % 2 == step % 2) less those whose sweep has not begun or is past S: the
- * schedule numbers `half` = ceil(R C / 2) slots per step, slot k the k-th tile of that
+ * schedule numbers `slots` = ceil(R C / 2) per step, slot k the k-th tile of that
  * colour in row-major order, and skips the empty ones. Steps: 2 (S - 1) + R + C - 1.
- * A ticket t is slot t % half of step t / half: every dependency of a tile has a
+ * A ticket t is slot t % slots of step t / slots: every dependency of a tile has a
  * smaller ticket (it is in an earlier step). */
 #ifndef GSR_SOR_STEP_H
 #define GSR_SOR_STEP_H
@@ -72,13 +72,13 @@
     ((a) * (self) + (b) * (((up) + (left)) + ((down) + (right))))
 
 /* The shape of one configuration: computed from (n, t, S) everywhere it is needed. The
- * host checks that steps * half fits 32 bits before anything runs. */
+ * host checks that steps * slots fits 32 bits before anything runs. */
 typedef struct gsr_shape {
     unsigned n, tile, sweeps;
     unsigned rows, cols; /* tiles: R x C */
-    unsigned half;       /* slots per step: ceil(R C / 2) */
+    unsigned slots;      /* per step: ceil(R C / 2) ("half" is an OpenCL type) */
     unsigned steps;      /* 2 (S - 1) + R + C - 1 */
-    unsigned tickets;    /* steps * half */
+    unsigned tickets;    /* steps * slots */
 } gsr_shape;
 
 GSR_FN gsr_shape gsr_shape_of(unsigned n, unsigned tile, unsigned sweeps)
@@ -89,9 +89,9 @@ GSR_FN gsr_shape gsr_shape_of(unsigned n, unsigned tile, unsigned sweeps)
     g.sweeps = sweeps;
     g.rows = (n - 2u + tile - 1u) / tile;
     g.cols = g.rows;
-    g.half = (g.rows * g.cols + 1u) / 2u;
+    g.slots = (g.rows * g.cols + 1u) / 2u;
     g.steps = 2u * (sweeps - 1u) + g.rows + g.cols - 1u;
-    g.tickets = g.steps * g.half;
+    g.tickets = g.steps * g.slots;
     return g;
 }
 

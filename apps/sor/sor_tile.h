@@ -41,7 +41,7 @@ GSR_DFN void gsr_step(GSR_GLOBAL float *u, const gsr_shape *g, unsigned step, un
                      unsigned stride, float a, float b)
 {
     gsr_tile t;
-    for (unsigned k = first; k < g->half; k += stride)
+    for (unsigned k = first; k < g->slots; k += stride)
         if (gsr_tile_at(g, step, k, &t))
             GSR_TILE_CELLS(u, g->n, &t, a, b);
 }
@@ -54,36 +54,40 @@ GSR_DFN void gsr_step(GSR_GLOBAL float *u, const gsr_shape *g, unsigned step, un
  * every ticket does (gridsync/local.h), with any number of groups. */
 GSR_DFN gs_u32 gsr_wait(gs_local *L, const gsr_shape *g, const gsr_tile *t, unsigned mutant)
 {
-    unsigned w = t->word, now = t->s + 1u, last = t->s;
+    unsigned w = t->word, now = t->s + 1u, last = t->s; /* last: 0 in the first sweep */
     gs_u32 why = gs_local_wait2(L, w - g->cols, t->ti > 0u && !(mutant & GSR_DROP_UP) ? now : 0u,
                                 w - 1u, t->tj > 0u && !(mutant & GSR_DROP_LEFT) ? now : 0u);
-    if (why != 0u || last == 0u) /* the first sweep reads the initial grid below and right */
-        return why;
-    return gs_local_wait2(L, w + g->cols,
-                          t->ti + 1u < g->rows && !(mutant & GSR_DROP_DOWN) ? last : 0u, w + 1u,
-                          t->tj + 1u < g->cols && !(mutant & GSR_DROP_RIGHT) ? last : 0u);
+    /* Called whatever the first said (values 0 after a failure: no poll), so every
+     * work-item meets the same group barriers without a branch around them. */
+    gs_u32 then = gs_local_wait2(
+        L, w + g->cols, why == 0u && t->ti + 1u < g->rows && !(mutant & GSR_DROP_DOWN) ? last : 0u,
+        w + 1u, why == 0u && t->tj + 1u < g->cols && !(mutant & GSR_DROP_RIGHT) ? last : 0u);
+    return why != 0u ? why : then;
 }
 
 /* The local scheme, every work-item of the group: tickets until none is left, each
  * tile after its waits, then its word := sweeps completed. 0, or why the group left
- * (a wait gave up: the host's gs_local_collect reports it). */
+ * (a wait gave up: the host's gs_local_collect reports it; gs_local_next then hands out
+ * no more tickets, which ends the loop). Written without `continue`, early exits or a
+ * loop condition on a wait's verdict: PoCL 3.1's work-group loops crashed (SIGSEGV in
+ * the kernel) on each of those. After a failed wait the tile is computed with no
+ * columns and its word keeps what it held (t.s), so nothing moves on from it. */
 GSR_DFN gs_u32 gsr_local_run(gs_local *L, GSR_GLOBAL float *u, const gsr_shape *g, float a, float b,
-                            unsigned mutant)
+                             unsigned mutant)
 {
-    for (;;) {
-        gs_u32 ticket = gs_local_next(L); /* GS_LOCAL_END after an abort: past every ticket */
-        gsr_tile t;
-        if (ticket >= g->tickets)
-            return 0u;
-        if (!gsr_tile_at(g, ticket / g->half, ticket % g->half, &t))
-            continue; /* an empty slot: the sweep has not reached it, or is done */
-        gs_u32 why = gsr_wait(L, g, &t, mutant);
-        if (why != 0u)
-            return why;
-        GSR_TILE_CELLS(u, g->n, &t, a, b);
-        if (!(mutant & GSR_MUTE_FIRST) || t.word != 0u)
-            gs_local_signal(L, t.word, t.s + 1u);
+    gs_u32 failed = 0u;
+    for (gs_u32 ticket = gs_local_next(L); ticket < g->tickets; ticket = gs_local_next(L)) {
+        gsr_tile t; /* an empty slot: the sweep has not reached it, or is done */
+        if (gsr_tile_at(g, ticket / g->slots, ticket % g->slots, &t)) {
+            gs_u32 why = gsr_wait(L, g, &t, mutant);
+            int mute = why != 0u || ((mutant & GSR_MUTE_FIRST) && t.word == 0u);
+            failed = failed != 0u ? failed : why;
+            t.w = why != 0u ? 0u : t.w;
+            GSR_TILE_CELLS(u, g->n, &t, a, b);
+            gs_local_signal(L, t.word, mute ? t.s : t.s + 1u);
+        }
     }
+    return failed;
 }
 
 #endif
