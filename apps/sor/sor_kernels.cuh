@@ -36,8 +36,8 @@
 static __device__ __forceinline__ void gsr_cells_warp(float *u, unsigned n, const gsr_tile *t,
                                                       float a, float b)
 {
-    __shared__ float sm[GSR_MAX_TILE + 1][GSR_MAX_TILE];
-    __shared__ float lcol[GSR_MAX_TILE], rcol[GSR_MAX_TILE];
+    __shared__ float sm[GSR_CUDA_BLOCK + 1][GSR_CUDA_BLOCK]; /* GSR_MAX_TILE (sor.h) is 32 */
+    __shared__ float lcol[GSR_CUDA_BLOCK], rcol[GSR_CUDA_BLOCK];
     const unsigned c = threadIdx.x, h = t->h, w = t->w;
     float *base = u + t->i0 * n + t->j0;
     __syncwarp(); /* the last tile's stores from shared memory are done */

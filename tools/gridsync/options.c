@@ -20,7 +20,8 @@ static const struct cli_opt {
      "auto, cpu, opencl or cuda (default auto: the best device present)"},
     {"device", OPT_DEVICE, "N", "0 to 1024: the device's index within its back end (default 0)"},
     {"algo", OPT_ALGO, "LIST",
-     "all (default), or protocols separated by commas (gridsync help algos)"},
+     "all (default), or protocols separated by commas (gridsync help algos;\n"
+     "                    bench sor also takes local)"},
     {"groups", OPT_GROUPS, "LIST",
      "1 to 16777216 each, at most 64, separated by commas: grids to run"},
     {"block", OPT_BLOCK, "N", "1 to the device's largest group: work-items per group"},
@@ -30,7 +31,10 @@ static const struct cli_opt {
      "1 to 1048576 each, at most 64: multiply-adds per work-item per barrier"},
     {"sizes", OPT_SIZES, "N:T,...",
      "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
-     "                    32768; stencil N elements, 2 to 268435456"},
+     "                    32768; sor N x N, 3 to 32768, T sweeps up to 16777215; stencil N\n"
+     "                    elements, 2 to 268435456"},
+    {"tile", OPT_TILE, "N",
+     "2 to 32: bench sor's tile side in cells (default 32 on a GPU, 4 cpu, 8 OpenCL)"},
     {"n", OPT_N, "N",
      "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
     {"steps", OPT_STEPS, "LIST",
@@ -142,9 +146,11 @@ static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
     gs_algo a;
-    if (gs_algo_from_name(tok, &a) != GS_OK)
+    if (strcmp(tok, "local") == 0)
+        a = CLI_ALGO_LOCAL;
+    else if (gs_algo_from_name(tok, &a) != GS_OK)
         return -1;
-    if (o->n_algos < GS_ALGO_COUNT_)
+    if (o->n_algos < GS_ALGO_COUNT_ + 1u)
         o->algos[o->n_algos++] = (unsigned)a;
     return 0;
 }
@@ -185,6 +191,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_COMPUTE: return parse_list(v, o->compute_list, &o->n_compute, 1, GS_MAX_COMPUTE);
     case OPT_SIZES: o->n_sizes = 0; return each_element(v, take_size, o);
     case OPT_N: return parse_uint(v, 2, 1u << 28, &o->n);
+    case OPT_TILE: return parse_uint(v, 2, 32, &o->tile);
     case OPT_STEPS: o->n_steps = 0; return each_element(v, take_steps, o);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
@@ -273,6 +280,8 @@ void cli_options_help(unsigned takes, FILE *f)
 /* Whether protocol a runs on the device for this experiment. */
 static int algo_runs(const cli_options *o, gs_device *dev, gs_algo a)
 {
+    if (a == CLI_ALGO_LOCAL)
+        return o->takes_local;
     if (a == GS_ALGO_AUTO && o->takes_auto)
         return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
     return gs_algo_supported(dev, a);
@@ -310,7 +319,7 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 }
 
 /* The baselines first: each protocol's row can then show its ratios to them as soon as
- * it is measured. */
+ * it is measured; local last (where the experiment runs it). */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
 {
     unsigned n = 0;
@@ -327,6 +336,13 @@ unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
                 fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n",
                         gs_algo_name((gs_algo)a));
         }
+    int local = o->algo_all;
+    for (unsigned i = 0; i < o->n_algos; ++i)
+        local |= o->algos[i] == (unsigned)CLI_ALGO_LOCAL;
+    if (local && o->takes_local)
+        out[n++] = CLI_ALGO_LOCAL;
+    else if (local && !o->algo_all)
+        fprintf(stderr, "gridsync: local runs in bench sor only, skipped\n");
     return n;
 }
 

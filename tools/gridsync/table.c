@@ -5,6 +5,11 @@
 
 #include "cli.h"
 
+const char *cli_algo_name(gs_algo a)
+{
+    return a == CLI_ALGO_LOCAL ? "local" : gs_algo_name(a);
+}
+
 bench_row *table_add(bench_table *t)
 {
     if (t->n == t->cap) {
@@ -33,6 +38,27 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
             b->n == r->n && strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
             r->status == GS_OK && b->total_ms > 0)
             return r->total_ms / b->total_ms;
+    }
+    return 0;
+}
+
+int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms)
+{
+    unsigned end = t->n;
+    for (unsigned m = 0; m < n_ms; ++m) {
+        int best = -1;
+        for (unsigned i = first; i < end; ++i)
+            if (t->rows[i].algo == ms[m] && t->rows[i].status == GS_OK &&
+                (best < 0 || t->rows[i].total_ms < t->rows[best].total_ms))
+                best = (int)i;
+        if (best < 0)
+            continue;
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return -1;
+        *r = t->rows[best];
+        r->experiment = "best";
+        r->any_grid = 1;
     }
     return 0;
 }
@@ -80,7 +106,7 @@ static int write_csv(const bench_table *t, const char *path)
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,", r->experiment, t->dev.name,
-                gs_backend_name(t->dev.backend), t->dev.platform, gs_algo_name(r->algo), r->groups,
+                gs_backend_name(t->dev.backend), t->dev.platform, cli_algo_name(r->algo), r->groups,
                 r->block, r->iters, r->ns_per_barrier, r->total_ms, r->spread);
         ratios(f, t, r, "", (const char *const[]){"", ",", ","});
         fprintf(f, ",%zu,%u,%u,%s\n", r->state_bytes, r->n, r->compute, r->check);
@@ -107,7 +133,7 @@ static int write_json(const bench_table *t, const char *path)
         fprintf(f,
                 "    {\"experiment\": \"%s\", \"algo\": \"%s\", \"groups\": %u, \"block\": %u, "
                 "\"iters\": %u, \"ns_per_barrier\": %.1f, \"total_ms\": %.4f, \"spread\": %.3f, ",
-                r->experiment, gs_algo_name(r->algo), r->groups, r->block, r->iters,
+                r->experiment, cli_algo_name(r->algo), r->groups, r->block, r->iters,
                 r->ns_per_barrier, r->total_ms, r->spread);
         ratios(f, t, r, "null",
                (const char *const[]){
@@ -175,7 +201,7 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
         const bench_row *r = &t->rows[i];
         if (!starts_line(t, i, xlabel))
             continue;
-        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", gs_algo_name(r->algo),
+        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", cli_algo_name(r->algo),
                 forms ? " " : "", forms ? r->experiment : "");
         if (grids)
             fprintf(g, ", %u groups", r->groups);

@@ -34,7 +34,7 @@ void table_show(bench_table *t, FILE *f)
     for (; t->shown < t->n; ++t->shown) {
         const bench_row *r = &t->rows[t->shown];
         fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment,
-                gs_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
+                cli_algo_name(r->algo), r->groups, r->block, r->iters, r->ns_per_barrier,
                 r->total_ms, r->spread);
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
@@ -44,7 +44,7 @@ void table_show(bench_table *t, FILE *f)
             cli_progress(
                 "warning: %s at %u groups of %u: spread %.0f%% of the median (over %.0f%%): "
                 "not reliable",
-                gs_algo_name(r->algo), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
+                cli_algo_name(r->algo), r->groups, r->block, 100 * r->spread, 100 * t->max_spread);
     }
     fflush(f);
 }
@@ -82,7 +82,7 @@ static void print_best(const bench_table *t, FILE *f)
             fprintf(f, ", compute %u", best->compute);
         if (best->n)
             fprintf(f, ", n %u", best->n);
-        fprintf(f, ": %s %.1f ns/barrier", gs_algo_name(best->algo), best->ns_per_barrier);
+        fprintf(f, ": %s %.1f ns/barrier", cli_algo_name(best->algo), best->ns_per_barrier);
         static const gs_algo bases[] = {GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH, GS_ALGO_CG};
         static const char *const names[] = {"x_relnch", "x_graph", "x_cg"};
         for (unsigned b = 0; b < 3; ++b) {
