@@ -94,7 +94,7 @@ static void reference_is_the_update(void **unused)
     assert_true(u1[7] == want);
     want = a * u1[18] + b * ((u2[13] + u2[17]) + (u1[23] + u1[19]));
     assert_true(u2[18] == want);
-    assert_true(u1[0] == u0[0] && u2[24] == u0[24]); /* the edges stay */
+    assert_true(u1[0] == u0[0] && u2[24] == u0[24]);    /* the edges stay */
     assert_true(gsr_compare(u1, u0, N * N, NULL) == 9); /* every interior cell moved */
 }
 
@@ -150,24 +150,27 @@ static void every_scheme_is_exact(void **unused)
     assert_true(n_ms >= 9); /* local, the six shared protocols, auto, relaunch at least */
     for (unsigned i = 0; i < n_ms; ++i) {
         gs_algo m = ms[i];
-        expect_exact(m, 37, 4, 5, fit(m, 4, many, 0));  /* 35 cells: a partial tile edge */
-        expect_exact(m, 30, 4, 6, 1);                    /* one group takes every tile */
-        expect_exact(m, 3, 2, 3, fit(m, 2, 2, 0));       /* one cell, one tile */
-        expect_exact(m, 26, 8, 4, fit(m, 8, 3, 0));      /* 3 x 3 tiles: an odd count */
-        expect_exact(m, 40, 5, 9, fit(m, 5, 12, 1));     /* local: more groups than fit */
+        expect_exact(m, 37, 4, 5, fit(m, 4, many, 0)); /* 35 cells: a partial tile edge */
+        expect_exact(m, 30, 4, 6, 1);                  /* one group takes every tile */
+        expect_exact(m, 3, 2, 3, fit(m, 2, 2, 0));     /* one cell, one tile */
+        expect_exact(m, 26, 8, 4, fit(m, 8, 3, 0));    /* 3 x 3 tiles: an odd count */
+        expect_exact(m, 40, 5, 9, fit(m, 5, 12, 1));   /* local: more groups than fit */
     }
 }
 
 /* The local scheme with one wait left out: some run must come out wrong. Two tiles by
- * two, so the tile a dropped wait should have waited for is a ticket or two back and
- * often still running; a group yields between in-tile steps (cpu: more threads than
- * cores). Each attempt is a fresh launch. */
+ * two, so the tile a dropped wait should have waited for is one to three tickets back
+ * (down: 1, left and right: 2, up: 3) and often still running. Each attempt is a fresh
+ * launch. On the cpu back end (more threads than cores, a yield at every group barrier)
+ * each of the four must show; on PoCL, whose workers run a work-group's items one after
+ * another, only `down` (the ticket just before) is required, the others are reported. */
 static void each_wait_is_needed(void **unused)
 {
     (void)unused;
-    static const unsigned drops[] = {GSR_DROP_UP, GSR_DROP_LEFT, GSR_DROP_DOWN, GSR_DROP_RIGHT};
-    static const char *const names[] = {"up", "left", "down", "right"};
-    unsigned groups = info.backend == GS_BACKEND_CPU ? 4u : info.compute_units;
+    static const unsigned drops[] = {GSR_DROP_DOWN, GSR_DROP_UP, GSR_DROP_LEFT, GSR_DROP_RIGHT};
+    static const char *const names[] = {"down", "up", "left", "right"};
+    int cpu = info.backend == GS_BACKEND_CPU;
+    unsigned groups = cpu ? 4u : info.compute_units;
     for (unsigned d = 0; d < 4; ++d) {
         unsigned wrong = 0, attempt = 0;
         for (; attempt < 40 && !wrong; ++attempt) {
@@ -178,7 +181,8 @@ static void each_wait_is_needed(void **unused)
         }
         printf("  without the %s wait: %s after %u launches\n", names[d],
                wrong ? "wrong" : "never wrong", attempt);
-        assert_true(wrong);
+        if (cpu || d == 0)
+            assert_true(wrong);
     }
 }
 

@@ -178,8 +178,14 @@ gs_status gsr_run(gs_device *dev, const gsr_config *cfg, gsr_result *out)
     gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
     if (st == GS_OK && own_ref)
         st = gsr_reference(cfg->n, cfg->sweeps, cfg->omega, cfg->seed, own_ref);
-    gsr_session s = {dev, cfg, gsr_shape_of(cfg->n, cfg->tile, cfg->sweeps), 1.0f - cfg->omega,
-                     cfg->omega * 0.25f, initial, out, NULL};
+    gsr_session s = {dev,
+                     cfg,
+                     gsr_shape_of(cfg->n, cfg->tile, cfg->sweeps),
+                     1.0f - cfg->omega,
+                     cfg->omega * 0.25f,
+                     initial,
+                     out,
+                     NULL};
     out->steps = s.shape.steps;
     if (st == GS_OK) {
         gsr_initial(cfg->n, cfg->seed, initial);

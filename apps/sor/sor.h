@@ -46,23 +46,23 @@ extern "C" {
 /* The local scheme: not one of gridsync's barrier protocols (gs_algo_name says NULL). */
 #define GSR_LOCAL ((gs_algo)GS_ALGO_COUNT_)
 
-#define GSR_MIN_N 3u       /* an interior of at least one cell */
-#define GSR_MAX_N 32768u   /* cell indices stay within 32 bits */
-#define GSR_MIN_TILE 2u    /* a tile's side in cells */
-#define GSR_MAX_TILE 32u   /* one warp on CUDA: a lane per column */
+#define GSR_MIN_N 3u             /* an interior of at least one cell */
+#define GSR_MAX_N 32768u         /* cell indices stay within 32 bits */
+#define GSR_MIN_TILE 2u          /* a tile's side in cells */
+#define GSR_MAX_TILE 32u         /* one warp on CUDA: a lane per column */
 #define GSR_MAX_SWEEPS 16777215u /* a progress word's largest value (GS_LOCAL_MAX_VALUE) */
 
 typedef struct gsr_config {
-    unsigned n;          /* grid side, GSR_MIN_N..GSR_MAX_N */
-    unsigned sweeps;     /* S, 1..GSR_MAX_SWEEPS */
-    unsigned tile;       /* tile side, GSR_MIN_TILE..GSR_MAX_TILE */
-    float omega;         /* relaxation: 1 is Gauss-Seidel; 0 < omega < 2 converges */
-    unsigned seed;       /* initial values */
-    gs_algo method;      /* GSR_LOCAL, a protocol, GS_ALGO_AUTO, CG, RELAUNCH(_GRAPH) */
-    unsigned groups;     /* groups (blocks, work-groups, teams) of every launch */
-    unsigned repeats;    /* timed runs after the checked warm-up; 0: the check alone */
-    unsigned timeout_ms; /* wait bound (barrier or local); 0: the library's default */
-    unsigned mutant;     /* test only: GSR_DROP_* / GSR_MUTE_FIRST (sor_step.h); 0 */
+    unsigned n;             /* grid side, GSR_MIN_N..GSR_MAX_N */
+    unsigned sweeps;        /* S, 1..GSR_MAX_SWEEPS */
+    unsigned tile;          /* tile side, GSR_MIN_TILE..GSR_MAX_TILE */
+    float omega;            /* relaxation: 1 is Gauss-Seidel; 0 < omega < 2 converges */
+    unsigned seed;          /* initial values */
+    gs_algo method;         /* GSR_LOCAL, a protocol, GS_ALGO_AUTO, CG, RELAUNCH(_GRAPH) */
+    unsigned groups;        /* groups (blocks, work-groups, teams) of every launch */
+    unsigned repeats;       /* timed runs after the checked warm-up; 0: the check alone */
+    unsigned timeout_ms;    /* wait bound (barrier or local); 0: the library's default */
+    unsigned mutant;        /* test only: GSR_DROP_* / GSR_MUTE_FIRST (sor_step.h); 0 */
     const float *reference; /* the grid after S sweeps (gsr_reference), or NULL: gsr_run
                                computes it */
 } gsr_config;

@@ -25,17 +25,16 @@ typedef struct cpu_job {
 
 /* The persistent kernel of protocol p: every step in one launch, a barrier between two
  * (none after the last: the launch's end orders it). */
-#define GSR_CPU_PERSISTENT(p)                                                              \
-    static void persistent_##p(void *arg)                                                  \
-    {                                                                                      \
-        const cpu_job *job = arg;                                                          \
-        gs_grid g = gs_grid_begin_##p(job->state);                                         \
-        for (unsigned step = 0;; ++step) {                                                 \
-            gsr_step(job->u, &job->shape, step, gs_group_id(), gs_num_groups(), job->a,    \
-                     job->b);                                                              \
-            if (step + 1u == job->shape.steps || gs_sync_##p(&g) != 0u)                    \
-                return; /* done, or a wait gave up: the launch reports it */               \
-        }                                                                                  \
+#define GSR_CPU_PERSISTENT(p)                                                                    \
+    static void persistent_##p(void *arg)                                                        \
+    {                                                                                            \
+        const cpu_job *job = arg;                                                                \
+        gs_grid g = gs_grid_begin_##p(job->state);                                               \
+        for (unsigned step = 0;; ++step) {                                                       \
+            gsr_step(job->u, &job->shape, step, gs_group_id(), gs_num_groups(), job->a, job->b); \
+            if (step + 1u == job->shape.steps || gs_sync_##p(&g) != 0u)                          \
+                return; /* done, or a wait gave up: the launch reports it */                     \
+        }                                                                                        \
     }
 #define GSR_CPU_PERSISTENT_X(ID, name, value, text, desc) GSR_CPU_PERSISTENT(name)
 GS_PROTOCOLS_SHARED(GSR_CPU_PERSISTENT_X)

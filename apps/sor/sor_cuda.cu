@@ -94,7 +94,7 @@ static cudaError_t enqueue_steps(const gsr_session *s, cuda_impl *m)
     const gsr_config *c = s->cfg;
     for (unsigned step = 0; step < s->shape.steps; ++step)
         gsr_relaunch<<<c->groups, GSR_CUDA_BLOCK, 0, m->stream>>>(m->u, c->n, c->tile, c->sweeps,
-                                                                   s->a, s->b, step);
+                                                                  s->a, s->b, step);
     return cudaGetLastError();
 }
 
@@ -191,11 +191,11 @@ static gs_status run_own(gsr_session *s, cuda_impl *m, double *ns)
     if (c->method == GS_ALGO_CG) {
         gs_word *none = NULL;
         void *args[] = {&none, &m->u, &n, &tile, &sweeps, &a, &b};
-        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups), dim3(GSR_CUDA_BLOCK),
-                                        args, 0, m->stream);
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups),
+                                        dim3(GSR_CUDA_BLOCK), args, 0, m->stream);
     } else if (c->method == GSR_LOCAL) {
-        gsr_local<<<c->groups, GSR_CUDA_BLOCK, 0, m->stream>>>(
-            static_cast<gs_word *>(m->state), m->u, n, tile, sweeps, a, b, mutant);
+        gsr_local<<<c->groups, GSR_CUDA_BLOCK, 0, m->stream>>>(static_cast<gs_word *>(m->state),
+                                                               m->u, n, tile, sweeps, a, b, mutant);
         e = cudaGetLastError();
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
         e = cudaGraphLaunch(m->exec, m->stream);

@@ -132,8 +132,8 @@ __global__ void __launch_bounds__(GSR_CUDA_BLOCK, GSR_CUDA_BLOCKS_PER_SM)
 }
 
 #ifdef GSR_CUBIN
-template __global__ void gsr_persistent<GSR_CUBIN>(gs_word *, float *, unsigned, unsigned,
-                                                   unsigned, float, float);
+template __global__ void gsr_persistent<GSR_CUBIN>(gs_word *, float *, unsigned, unsigned, unsigned,
+                                                   float, float);
 #endif
 
 #endif

@@ -97,8 +97,8 @@ static gs_status kernel_args(gsr_session *s, cl_impl *m)
 {
     cl_uint n = s->cfg->n, tile = s->cfg->tile, sweeps = s->cfg->sweeps, mutant = s->cfg->mutant;
     cl_float a = s->a, b = s->b;
-    const size_t sz[7] = {sizeof(cl_mem), sizeof n, sizeof tile, sizeof sweeps, sizeof a,
-                          sizeof b,       sizeof mutant};
+    const size_t sz[7] = {sizeof(cl_mem), sizeof n, sizeof tile,  sizeof sweeps,
+                          sizeof a,       sizeof b, sizeof mutant};
     const void *v[7] = {&m->u, &n, &tile, &sweeps, &a, &b, &mutant};
     if (s->cfg->method == GS_ALGO_RELAUNCH) {
         cl_int err = set_args(m->kernel, 0, 6, sz, v);

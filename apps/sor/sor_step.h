@@ -68,7 +68,7 @@
 /* The update, written once. a = 1 - omega and b = omega / 4, rounded once on the host.
  * Two products and three sums: every build must keep them apart (no fused multiply-add:
  * --fmad=false, -ffp-contract=off, FP_CONTRACT OFF in sor.cl) to round as the host does. */
-#define GSR_UPDATE(self, up, left, down, right, a, b)                                         \
+#define GSR_UPDATE(self, up, left, down, right, a, b) \
     ((a) * (self) + (b) * (((up) + (left)) + ((down) + (right))))
 
 /* The shape of one configuration: computed from (n, t, S) everywhere it is needed. The

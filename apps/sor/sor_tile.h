@@ -38,7 +38,7 @@ GSR_DFN void gsr_cells_group(GSR_GLOBAL float *u, unsigned n, const gsr_tile *t,
 /* The barrier schemes: this group's tiles of one step, slots first, first + stride, ...
  * (the group's id and the grid's groups). The step's tiles are independent. */
 GSR_DFN void gsr_step(GSR_GLOBAL float *u, const gsr_shape *g, unsigned step, unsigned first,
-                     unsigned stride, float a, float b)
+                      unsigned stride, float a, float b)
 {
     gsr_tile t;
     for (unsigned k = first; k < g->slots; k += stride)

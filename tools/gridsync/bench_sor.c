@@ -210,8 +210,8 @@ static const bench_row *fastest(const bench_table *t, const bench_row *at, int g
     const bench_row *best = NULL;
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
-        int kind = global ? r->algo != CLI_ALGO_LOCAL && !table_is_baseline(r->algo)
-                          : r->algo == algo;
+        int kind =
+            global ? r->algo != CLI_ALGO_LOCAL && !table_is_baseline(r->algo) : r->algo == algo;
         if (r->any_grid && kind && r->status == GS_OK && r->n == at->n && r->iters == at->iters &&
             (!best || r->total_ms < best->total_ms))
             best = r;

@@ -66,7 +66,7 @@ typedef struct cli_options {
     int allow_refused; /* refused rows (more groups than fit) do not fail the run */
     double max_spread; /* rows whose spread is larger are warned about */
     const char *csv, *json, *plot;
-    int takes_auto; /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
+    int takes_auto;  /* set by the experiment: it runs GS_ALGO_AUTO (chosen at barrier
                              creation, so gs_algo_supported does not list it) where flip
                              and tree run */
     int takes_local; /* set by the experiment: it runs CLI_ALGO_LOCAL */

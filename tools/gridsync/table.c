@@ -5,10 +5,7 @@
 
 #include "cli.h"
 
-const char *cli_algo_name(gs_algo a)
-{
-    return a == CLI_ALGO_LOCAL ? "local" : gs_algo_name(a);
-}
+const char *cli_algo_name(gs_algo a) { return a == CLI_ALGO_LOCAL ? "local" : gs_algo_name(a); }
 
 bench_row *table_add(bench_table *t)
 {
@@ -201,8 +198,8 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
         const bench_row *r = &t->rows[i];
         if (!starts_line(t, i, xlabel))
             continue;
-        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", cli_algo_name(r->algo),
-                forms ? " " : "", forms ? r->experiment : "");
+        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ",
+                cli_algo_name(r->algo), forms ? " " : "", forms ? r->experiment : "");
         if (grids)
             fprintf(g, ", %u groups", r->groups);
         if (sizes)
