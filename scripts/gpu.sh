@@ -238,6 +238,12 @@ if [ -n "$CLI" ]; then
     # auto, grid.sync(), a relaunch per iteration and a CUDA-graph relaunch, at 1, 2, 4 and 8
     # blocks of 256 per SM and four sizes, each result checked against the host.
     stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda --csv "$OUT/jacobi.csv" --json "$RES/jacobi.json"
+    # The SOR wavefront (apps/sor): S Gauss-Seidel sweeps of N x N in 32 x 32 tiles, one
+    # warp per tile; local (tickets + a progress word per tile) against global (auto, a
+    # barrier per wavefront step), cg, relaunch and relaunch-graph, at 1 .. 32 blocks per
+    # SM and 512^2 x 4000 .. 8192^2 x 100, each result checked bit for bit; the summary
+    # gives local's speed-ups. The CUDA correctness test of the app runs in ctest_cuda.
+    stage cli_sor 540 "$CLI" bench sor --backend cuda --repeats 3 --csv "$OUT/sor.csv" --json "$RES/sor.json"
     # The blog's stencil at its own sizes (2048 items, 500000 iterations, blocks 1024/64/32,
     # every method) and at 2^20 elements x 1000, beside the blog's times; the lecture's Pi
     # program up to 10^10 steps, every way to finish the sum; test_sync with and without

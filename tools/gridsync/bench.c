@@ -62,6 +62,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
     cli_options with = *options;
     const cli_options *o = &with;
     with.takes_auto = e->takes_auto;
+    with.takes_local = e->takes_local;
     gs_device *dev;
     bench_table t = {0};
     t.max_spread = o->max_spread;

@@ -121,28 +121,6 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, const 
                  res.error[0] ? ": " : "", res.error);
 }
 
-/* A `best` row per method: its fastest passing grid at this size (rows from `first`). */
-static int add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms)
-{
-    unsigned end = t->n;
-    for (unsigned m = 0; m < n_ms; ++m) {
-        int best = -1;
-        for (unsigned i = first; i < end; ++i)
-            if (t->rows[i].algo == ms[m] && t->rows[i].status == GS_OK &&
-                (best < 0 || t->rows[i].total_ms < t->rows[best].total_ms))
-                best = (int)i;
-        if (best < 0)
-            continue;
-        bench_row *r = table_add(t);
-        if (r == NULL)
-            return -1;
-        *r = t->rows[best];
-        r->experiment = "best";
-        r->any_grid = 1;
-    }
-    return 0;
-}
-
 /* Measures every method at every grid of one size. */
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned block)
@@ -184,7 +162,7 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
             table_show(t, stdout);
         }
     free(reference);
-    int rc = add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
+    int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
     table_show(t, stdout);
     return rc;
 }

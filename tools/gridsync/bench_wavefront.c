@@ -205,6 +205,12 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
     }
     if (o->n_algos == 1)
         w.protocol = (gs_algo)o->algos[0];
+    for (unsigned i = 0; i < o->n_tiles; ++i)
+        if (o->tiles[i] != 16 && o->tiles[i] != 32 && o->tiles[i] != 64) {
+            fprintf(stderr, "gridsync: --tile: bench wavefront takes 16, 32 or 64, not %u\n",
+                    o->tiles[i]);
+            return 2;
+        }
     nw_variant vs[CLI_MAX_LIST], gran[4], sched[3];
     unsigned n_vs = 0, n_gran = 0, n_sched = 0;
     if (variants_of(o, granularity, 4, o->n_variants ? vs : gran,

@@ -13,6 +13,11 @@
 #define CLI_MAX_STEPS 1000000000000ull /* bench pi: 10^12 steps, minutes on a GPU */
 #define CLI_DEFAULT_MAX_SPREAD 0.5     /* a row whose repeats spread wider is flagged */
 
+/* --algo local: local synchronization (gridsync/local.h), a scheme no barrier protocol
+ * names, in a row's algo like a protocol (bench sor). cli_algo_name says "local". */
+#define CLI_ALGO_LOCAL ((gs_algo)GS_ALGO_COUNT_)
+const char *cli_algo_name(gs_algo a);
+
 /* The options, one bit each: what a command line gave, and what a subcommand takes
  * (an option a subcommand would ignore is refused instead). */
 enum {
@@ -47,7 +52,7 @@ typedef struct cli_options {
     gs_backend backend;
     int device;
     int algo_all;
-    unsigned algos[GS_ALGO_COUNT_], n_algos;
+    unsigned algos[GS_ALGO_COUNT_ + 1], n_algos; /* + CLI_ALGO_LOCAL */
     unsigned groups[CLI_MAX_LIST], n_groups;
     unsigned iters_list[CLI_MAX_LIST], n_iters;
     unsigned compute_list[CLI_MAX_LIST], n_compute; /* bench split: work per barrier */
@@ -60,6 +65,7 @@ typedef struct cli_options {
     char variants[CLI_MAX_LIST][16];         /* bench wavefront --variants: local variants */
     unsigned n_variants;
     unsigned block;      /* work-items per group; 0 = the experiment's default */
+    unsigned tile;       /* bench sor: a tile's side in cells; 0 = the default */
     unsigned iters;      /* 0 = the experiment's default */
     unsigned repeats;    /* timed repeats, the median is reported */
     unsigned timeout_ms; /* 0 = library default */
@@ -75,6 +81,7 @@ typedef struct cli_options {
      * and bench_memory: */
     const char *experiment; /* the rows' experiment name; NULL: the experiment's own */
     unsigned compute_kind;  /* GS_COMPUTE_KIND_* of --compute's steps */
+    int takes_local;        /* set by the experiment: it runs CLI_ALGO_LOCAL */
 } cli_options;
 
 #define CLI_APPENDIX_H 1u /* the thesis's time against work-groups */
@@ -125,7 +132,8 @@ typedef struct cli_command {
     int (*run)(gs_device *, const cli_options *, bench_table *); /* an experiment */
     const char *xlabel;                                          /* its plot's x axis */
     void (*summary)(const bench_table *, FILE *); /* after the table, where there is one */
-    int takes_auto; /* runs auto beside the protocols it chooses from */
+    int takes_auto;  /* runs auto beside the protocols it chooses from */
+    int takes_local; /* runs CLI_ALGO_LOCAL (--algo local) */
 } cli_command;
 
 #define CLI_DEMO 2 /* cli_command_find's third list: gridsync demo NAME */
@@ -152,6 +160,10 @@ void cli_progress(const char *fmt, ...);
  * barrier form and independent work; fills row. */
 void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_run_config *timed,
                    bench_row *row);
+
+/* A `best` row per method of ms[]: its fastest passing row among rows first.. (an app's
+ * rows at one size, every grid); -1 when the table cannot grow. */
+int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms);
 
 /* "pass", "FAIL", "timeout", "refused" or "error" for a measurement's status. */
 const char *bench_verdict(gs_status s);
@@ -183,6 +195,8 @@ void bench_split_summary(const bench_table *t, FILE *f);
 int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_jacobi_summary(const bench_table *t, FILE *f);
 int bench_thesis(gs_device *dev, const cli_options *o, bench_table *t);
+int bench_sor(gs_device *dev, const cli_options *o, bench_table *t);
+void bench_sor_summary(const bench_table *t, FILE *f);
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_stencil_summary(const bench_table *t, FILE *f);
 int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t);

@@ -14,7 +14,7 @@ static const cli_command commands[] = {
     {"info", "[--backend B] [--device N]",
      "Lists every device of every back end built in (or the one named), its co-residency\n"
      "bound for common group sizes and the protocols that run on it.",
-     OPT_BACKEND | OPT_DEVICE, cmd_info, NULL, NULL, NULL, 0},
+     OPT_BACKEND | OPT_DEVICE, cmd_info, NULL, NULL, NULL, 0, 0},
     {"check", "[options]",
      "Self-test of every protocol on one device: test_sync, a stencil against the host's\n"
      "reference, message passing under random delays and memory stress (also in split\n"
@@ -22,7 +22,7 @@ static const cli_command commands[] = {
      "300 ms deadline (--timeout-ms sets the other runs' deadline).",
      OPT_BACKEND | OPT_DEVICE | OPT_ALGO | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_ITERS |
          OPT_QUICK | OPT_TIMEOUT,
-     cmd_check, NULL, NULL, NULL, 0},
+     cmd_check, NULL, NULL, NULL, 0, 0},
 };
 
 static const cli_command experiments[] = {
@@ -30,14 +30,14 @@ static const cli_command experiments[] = {
      "Time per barrier against the number of groups (thesis Appendix H). Default grids: on\n"
      "a GPU 1, 10, ... 70 and 1, 2, 4 ... 32 blocks per SM up to the co-residency bound;\n"
      "elsewhere 1, 2, 4 ... up to twice the compute units.",
-     BENCH_TIMED | OPT_GROUPS | OPT_ITERS, NULL, bench_groups, "groups", NULL, 0},
+     BENCH_TIMED | OPT_GROUPS | OPT_ITERS, NULL, bench_groups, "groups", NULL, 0, 0},
     {"iters", "[options]",
      "Total time against the number of barriers at one grid (thesis Appendix I).",
      BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL,
-     0},
+     0, 0},
     {"memory", "[options]",
      "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
-     BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0},
+     BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0, 0},
     {"thesis", "[--appendix H|I|J] [options]",
      "The 2013 thesis's experiments (seed 000): its CB, DCB and CPU Sync (central, lockfree,\n"
      "relaunch) in work-groups of 128, its computation avg = (a + b) / 2 20000 times per\n"
@@ -47,22 +47,31 @@ static const cli_command experiments[] = {
      "co-residency bound (on a CPU, past twice its cores) are left out; the median of 10\n"
      "runs (the thesis averaged 10).",
      BENCH_TIMED | OPT_GROUPS | OPT_ITERS | OPT_ITERS_LIST | OPT_COMPUTE | OPT_APPENDIX, NULL,
-     bench_thesis, "groups", NULL, 0},
+     bench_thesis, "groups", NULL, 0, 0},
     {"wgsize", "[options]",
      "The blog's stencil: 2048 work-items in groups of 1024, 64 and 32 (or --block).",
-     BENCH_TIMED | OPT_ITERS, NULL, bench_wgsize, "groups", NULL, 0},
+     BENCH_TIMED | OPT_ITERS, NULL, bench_wgsize, "groups", NULL, 0, 0},
     {"split", "[options]",
      "What the split-phase barrier hides: each protocol with --compute multiply-adds per\n"
      "work-item at every barrier, before gs_sync (rows sync) and between gs_arrive and\n"
      "gs_wait_token (rows split).",
      BENCH_TIMED | OPT_GROUPS | OPT_COMPUTE | OPT_ITERS, NULL, bench_split, "compute",
-     bench_split_summary, 0},
+     bench_split_summary, 0, 0},
 #ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
     {"jacobi", "[options]",
      "apps/jacobi, a 5-point Jacobi solver, with every method at every grid; each result\n"
      "must equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS, NULL, bench_jacobi, "groups",
-     bench_jacobi_summary, 1},
+     bench_jacobi_summary, 1, 0},
+    {"sor", "[options]",
+     "apps/sor, S lexicographic Gauss-Seidel/SOR sweeps of an N x N float grid in tiles\n"
+     "(--tile) as a wavefront, every scheme: local (tickets, a progress word per tile, one\n"
+     "ordinary launch of any grid), global (a persistent kernel, a barrier per wavefront\n"
+     "step: auto, or the protocols --algo names), cg, relaunch, relaunch-graph. Default\n"
+     "sizes (--sizes N:S) 512:4000 .. 8192:100 on a GPU, 66:20 elsewhere; each result must\n"
+     "equal the host's bit for bit before it is timed; the summary gives local's speed-ups.",
+     BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_TILE, NULL, bench_sor, "groups",
+     bench_sor_summary, 1, 1},
     {"stencil", "[options]",
      "apps/stencil, the blog's benchmark: a[i] += a[i+1] + a[i+2] (mod n), two barriers per\n"
      "iteration, 2048 work-items in groups of 1024, 64 and 32 (--block), every method;\n"
@@ -71,7 +80,7 @@ static const cli_command experiments[] = {
      "host's element by element, and all elements each other, before it is timed; the\n"
      "blog's times are printed beside ours.",
      BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups",
-     bench_stencil_summary, 1},
+     bench_stencil_summary, 1, 0},
     {"wavefront", "[options]",
      "apps/nw, Needleman-Wunsch (Rodinia's nw) in tiles of B x B, PeerWave's experiments:\n"
      "(size) the matrix from 2048 to 32768 (--matrix) at B = 16, (tile) B = 16/32/64 (--tile)\n"
@@ -83,7 +92,7 @@ static const cli_command experiments[] = {
      "a GPU 10 x as many; --groups sets them). On cpu and PoCL the sizes are 100 and 200.\n"
      "Each matrix must equal the host's cell for cell before it is timed.",
      BENCH_TIMED | OPT_MATRIX | OPT_TILE | OPT_VARIANTS | OPT_GROUPS, NULL, bench_wavefront,
-     "groups", bench_wavefront_summary, 1},
+     "groups", bench_wavefront_summary, 1, 0},
     {"pi", "[options]",
      "apps/pi, the lecture's Pi program: midpoint integration of 4/(1+x^2) in double\n"
      "precision, a work-group reduction, then the groups' sums finished on the host, after\n"
@@ -92,7 +101,7 @@ static const cli_command experiments[] = {
      "to 1e-12 relative. One grid: every group resident (--groups N, --block a power of 2).",
      OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS |
          OPT_STEPS | OPT_TIMEOUT | OPT_QUICK,
-     cmd_pi, NULL, NULL, NULL, 0},
+     cmd_pi, NULL, NULL, NULL, 0, 0},
 #endif
 };
 
@@ -105,7 +114,7 @@ static const cli_command demos[] = {
      "the barrier the count must be 0; without it, it is reported. Default: the blog's\n"
      "10 groups of 16 (fewer where fewer fit); on a GPU also every resident block of 256.",
      OPT_BACKEND | OPT_DEVICE | OPT_GROUPS | OPT_ONE_GROUPS | OPT_BLOCK | OPT_TIMEOUT | OPT_CSV,
-     cmd_testsync, NULL, NULL, NULL, 0},
+     cmd_testsync, NULL, NULL, NULL, 0, 0},
 #endif
 };
 

@@ -20,7 +20,8 @@ static const struct cli_opt {
      "auto, cpu, opencl or cuda (default auto: the best device present)"},
     {"device", OPT_DEVICE, "N", "0 to 1024: the device's index within its back end (default 0)"},
     {"algo", OPT_ALGO, "LIST",
-     "all (default), or protocols separated by commas (gridsync help algos)"},
+     "all (default), or protocols separated by commas (gridsync help algos;\n"
+     "                    bench sor also takes local)"},
     {"groups", OPT_GROUPS, "LIST",
      "1 to 16777216 each, at most 64, separated by commas: grids to run"},
     {"block", OPT_BLOCK, "N", "1 to the device's largest group: work-items per group"},
@@ -31,7 +32,8 @@ static const struct cli_opt {
      "                    thesis: one value, the thesis's averages)"},
     {"sizes", OPT_SIZES, "N:T,...",
      "T from 1 to 1073741824 iterations of size N: jacobi an N x N grid, N from 3 to\n"
-     "                    32768; stencil N elements, 2 to 268435456"},
+     "                    32768; sor N x N, 3 to 32768, T sweeps up to 16777215; stencil N\n"
+     "                    elements, 2 to 268435456"},
     {"n", OPT_N, "N",
      "2 to 268435456: the stencil's elements (the blog's 2048; 1048576 overflows the registers)"},
     {"steps", OPT_STEPS, "LIST",
@@ -41,7 +43,9 @@ static const struct cli_opt {
     {"matrix", OPT_MATRIX, "LIST",
      "1 to 65536 each, at most 64: wavefront sequence lengths (an (N+1)^2 matrix)"},
     {"tile", OPT_TILE, "LIST",
-     "16, 32 or 64 each: wavefront tile sides (B x B cells, B work-items)"},
+     "2 to 64 each: tile sides in cells; bench wavefront: 16, 32 or 64 each (B x B\n"
+     "                    cells, B work-items); bench sor: one side, 2 to 32 (default 32 on\n"
+     "                    a GPU, 4 cpu, 8 OpenCL)"},
     {"variants", OPT_VARIANTS, "LIST",
      "wavefront local variants: tile, row, kK, rows, rows-kK (K 1 to 1024), at most 64"},
     {"repeats", OPT_REPEATS, "N",
@@ -172,10 +176,10 @@ static int take_tile(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
     unsigned v;
-    if (o->n_tiles == CLI_MAX_LIST || parse_uint(tok, 16, 64, &v) != 0 ||
-        (v != 16 && v != 32 && v != 64))
+    if (o->n_tiles == CLI_MAX_LIST || parse_uint(tok, 2, 64, &v) != 0)
         return -1;
     o->tiles[o->n_tiles++] = v;
+    o->tile = o->tiles[0]; /* bench sor's one side */
     return 0;
 }
 
@@ -194,9 +198,11 @@ static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
     gs_algo a;
-    if (gs_algo_from_name(tok, &a) != GS_OK)
+    if (strcmp(tok, "local") == 0)
+        a = CLI_ALGO_LOCAL;
+    else if (gs_algo_from_name(tok, &a) != GS_OK)
         return -1;
-    if (o->n_algos < GS_ALGO_COUNT_)
+    if (o->n_algos < GS_ALGO_COUNT_ + 1u)
         o->algos[o->n_algos++] = (unsigned)a;
     return 0;
 }
@@ -329,6 +335,8 @@ void cli_options_help(unsigned takes, FILE *f)
 /* Whether protocol a runs on the device for this experiment. */
 static int algo_runs(const cli_options *o, gs_device *dev, gs_algo a)
 {
+    if (a == CLI_ALGO_LOCAL)
+        return o->takes_local;
     if (a == GS_ALGO_AUTO && o->takes_auto)
         return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
     return gs_algo_supported(dev, a);
@@ -370,7 +378,7 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 }
 
 /* The baselines first: each protocol's row can then show its ratios to them as soon as
- * it is measured. */
+ * it is measured; local last (where the experiment runs it). */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
 {
     unsigned n = 0;
@@ -387,6 +395,13 @@ unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
                 fprintf(stderr, "gridsync: %s does not run on this back end, skipped\n",
                         gs_algo_name((gs_algo)a));
         }
+    int local = o->algo_all;
+    for (unsigned i = 0; i < o->n_algos; ++i)
+        local |= o->algos[i] == (unsigned)CLI_ALGO_LOCAL;
+    if (local && o->takes_local)
+        out[n++] = CLI_ALGO_LOCAL;
+    else if (local && !o->algo_all)
+        fprintf(stderr, "gridsync: local runs in bench sor only, skipped\n");
     return n;
 }
 

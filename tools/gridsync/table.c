@@ -5,6 +5,8 @@
 
 #include "cli.h"
 
+const char *cli_algo_name(gs_algo a) { return a == CLI_ALGO_LOCAL ? "local" : gs_algo_name(a); }
+
 bench_row *table_add(bench_table *t)
 {
     if (t->n == t->cap) {
@@ -41,8 +43,29 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
 
 const char *table_algo_name(const bench_row *r)
 {
-    const char *name = gs_algo_name(r->algo);
+    const char *name = cli_algo_name(r->algo);
     return name ? name : r->scheme ? r->scheme : "?";
+}
+
+int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms)
+{
+    unsigned end = t->n;
+    for (unsigned m = 0; m < n_ms; ++m) {
+        int best = -1;
+        for (unsigned i = first; i < end; ++i)
+            if (t->rows[i].algo == ms[m] && t->rows[i].status == GS_OK &&
+                (best < 0 || t->rows[i].total_ms < t->rows[best].total_ms))
+                best = (int)i;
+        if (best < 0)
+            continue;
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return -1;
+        *r = t->rows[best];
+        r->experiment = "best";
+        r->any_grid = 1;
+    }
+    return 0;
 }
 
 int table_is_baseline(gs_algo a)

@@ -96,7 +96,7 @@ static void print_best(const bench_table *t, FILE *f)
             fprintf(f, ", compute %u", best->compute);
         if (best->n)
             fprintf(f, ", n %u", best->n);
-        fprintf(f, ": %s %.1f ns/barrier", gs_algo_name(best->algo), best->ns_per_barrier);
+        fprintf(f, ": %s %.1f ns/barrier", cli_algo_name(best->algo), best->ns_per_barrier);
         static const gs_algo bases[] = {GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH, GS_ALGO_CG};
         static const char *const names[] = {"x_relnch", "x_graph", "x_cg"};
         for (unsigned b = 0; b < 3; ++b) {

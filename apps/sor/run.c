@@ -1,0 +1,213 @@
+/* gsr_run: one configuration checked, then timed; and what the back ends share. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+const char *gsr_method_name(gs_algo method)
+{
+    return method == GSR_LOCAL ? "local" : gs_algo_name(method);
+}
+
+int gsr_is_barrierless(gs_algo method)
+{
+    return method == GSR_LOCAL || method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH ||
+           method == GS_ALGO_RELAUNCH_GRAPH;
+}
+
+int gsr_protocol_runs(gs_device *dev, gs_algo algo)
+{
+    if (algo == GS_ALGO_AUTO)
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return !gsr_is_barrierless(algo) && gs_algo_supported(dev, algo);
+}
+
+gs_status gsr_fail(gsr_session *s, gs_status status, const char *fmt, ...)
+{
+    if (s->result->error[0] == '\0') { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+gs_status gsr_barrier_open(gsr_session *s, gs_barrier **out)
+{
+    gs_barrier *b = NULL;
+    gs_status st = gs_barrier_create(s->dev, s->cfg->method, s->cfg->groups, &b);
+    if (st == GS_OK && s->cfg->timeout_ms)
+        st = gs_barrier_set_timeout(b, s->cfg->timeout_ms);
+    if (st == GS_OK)
+        st = gs_barrier_get_algo(b, &s->result->algo);
+    if (st == GS_OK)
+        st = gs_barrier_state_bytes(b, &s->result->state_bytes);
+    if (st != GS_OK) {
+        if (b)
+            gs_barrier_destroy(b);
+        return gsr_fail(s, st, "gs_barrier_create(%s, %u groups)", gs_algo_name(s->cfg->method),
+                        s->cfg->groups);
+    }
+    *out = b;
+    return GS_OK;
+}
+
+gs_status gsr_local_open(gsr_session *s, gs_local **out)
+{
+    gs_local *L = NULL;
+    unsigned words = 0;
+    gs_status st = gs_local_create(s->dev, s->shape.rows * s->shape.cols, &L);
+    if (st == GS_OK && s->cfg->timeout_ms)
+        st = gs_local_set_timeout(L, s->cfg->timeout_ms);
+    if (st == GS_OK)
+        st = gs_local_get_words(L, &words, &s->result->state_bytes);
+    if (st != GS_OK) {
+        if (L)
+            gs_local_destroy(L);
+        return gsr_fail(s, st, "gs_local_create(%u words)", s->shape.rows * s->shape.cols);
+    }
+    *out = L;
+    return GS_OK;
+}
+
+gs_status gsr_local_verdict(gsr_session *s, gs_local *L, gs_status st)
+{
+    if (st == GS_OK)
+        return GS_OK;
+    gs_local_abort *ab = &s->result->abort;
+    if (st == GS_ERR_TIMEOUT && gs_local_abort_info(L, ab) == GS_OK)
+        return gsr_fail(s, st,
+                        "local: group %u waited for tile word %u (tile %u,%u) to reach %u; "
+                        "it held %u",
+                        ab->group, ab->word, ab->word / s->shape.cols, ab->word % s->shape.cols,
+                        ab->awaited, ab->seen);
+    return gsr_fail(s, st, "local launch of %u groups: %s", s->cfg->groups, gs_status_string(st));
+}
+
+static const gsr_backend *backend_of(gs_device *dev)
+{
+    gs_device_info info;
+    if (dev == NULL || gs_device_get_info(dev, &info) != GS_OK)
+        return NULL;
+    switch (info.backend) {
+    case GS_BACKEND_CPU: return &gsr_cpu_backend;
+#ifdef GSR_HAVE_OPENCL
+    case GS_BACKEND_OPENCL: return &gsr_opencl_backend;
+#endif
+#ifdef GSR_HAVE_CUDA
+    case GS_BACKEND_CUDA: return &gsr_cuda_backend;
+#endif
+    default: return NULL;
+    }
+}
+
+int gsr_method_supported(gs_device *dev, gs_algo method)
+{
+    const gsr_backend *be = backend_of(dev);
+    return be != NULL && be->supported(dev, method);
+}
+
+gs_status gsr_max_groups(gs_device *dev, gs_algo method, unsigned tile, unsigned *out)
+{
+    const gsr_backend *be = backend_of(dev);
+    if (out == NULL || tile < GSR_MIN_TILE || tile > GSR_MAX_TILE)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (be == NULL || !be->supported(dev, method))
+        return GS_ERR_UNSUPPORTED;
+    return be->max_groups(dev, method, tile, out);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* One run, then its result against the reference. */
+static gs_status run_checked(const gsr_backend *be, gsr_session *s, const float *reference,
+                             float *result, double *ns)
+{
+    size_t cells = (size_t)s->cfg->n * s->cfg->n;
+    gs_status st = be->run(s, ns);
+    if (st == GS_OK)
+        st = be->fetch(s, result);
+    if (st != GS_OK)
+        return st;
+    s->result->mismatches = gsr_compare(result, reference, cells, &s->result->max_abs_diff);
+    if (s->result->mismatches)
+        return gsr_fail(s, GS_ERR_CHECK_FAILED,
+                        "%llu of %zu cells differ from the reference (max |diff| %g)",
+                        (unsigned long long)s->result->mismatches, cells, s->result->max_abs_diff);
+    return GS_OK;
+}
+
+/* In range, and the schedule's tickets and the progress words fit the local state
+ * (checked for every scheme: they share the schedule). */
+static int config_ok(const gsr_config *c)
+{
+    if (c->n < GSR_MIN_N || c->n > GSR_MAX_N || c->sweeps < 1 || c->sweeps > GSR_MAX_SWEEPS ||
+        c->tile < GSR_MIN_TILE || c->tile > GSR_MAX_TILE || c->groups == 0 ||
+        c->repeats > 100000u || !(c->omega > 0.0f && c->omega < 2.0f))
+        return 0;
+    uint64_t rows = (c->n - 2u + c->tile - 1u) / c->tile, half = (rows * rows + 1u) / 2u;
+    uint64_t steps = 2u * ((uint64_t)c->sweeps - 1u) + 2u * rows - 1u;
+    /* Tickets are 32-bit, and 0xffffffff is gs_local_next's "none left" (GS_LOCAL_END). */
+    return rows * rows <= GS_LOCAL_MAX_WORDS && steps * half < 0xffffffffu;
+}
+
+gs_status gsr_run(gs_device *dev, const gsr_config *cfg, gsr_result *out)
+{
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (cfg == NULL || !config_ok(cfg))
+        return GS_ERR_INVALID_ARGUMENT;
+    const gsr_backend *be = backend_of(dev);
+    if (be == NULL || !be->supported(dev, cfg->method))
+        return GS_ERR_UNSUPPORTED;
+    out->algo = cfg->method;
+
+    size_t cells = (size_t)cfg->n * cfg->n;
+    float *initial = malloc(cells * sizeof *initial), *result = malloc(cells * sizeof *result);
+    float *own_ref = cfg->reference ? NULL : malloc(cells * sizeof *own_ref);
+    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
+    const float *reference = cfg->reference ? cfg->reference : own_ref;
+    gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && own_ref)
+        st = gsr_reference(cfg->n, cfg->sweeps, cfg->omega, cfg->seed, own_ref);
+    gsr_session s = {dev,
+                     cfg,
+                     gsr_shape_of(cfg->n, cfg->tile, cfg->sweeps),
+                     1.0f - cfg->omega,
+                     cfg->omega * 0.25f,
+                     initial,
+                     out,
+                     NULL};
+    out->steps = s.shape.steps;
+    if (st == GS_OK) {
+        gsr_initial(cfg->n, cfg->seed, initial);
+        st = be->open(&s);
+        /* The warm-up is the check: a scheme that computes a wrong grid is never timed. */
+        if (st == GS_OK)
+            st = run_checked(be, &s, reference, result, &times[cfg->repeats]);
+        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
+            st = run_checked(be, &s, reference, result, &times[r]);
+        be->close(&s);
+    }
+    if (st == GS_OK && cfg->repeats) {
+        qsort(times, cfg->repeats, sizeof *times, cmp_double);
+        out->ms_median = times[cfg->repeats / 2] / 1e6;
+        out->ms_min = times[0] / 1e6;
+        out->ms_max = times[cfg->repeats - 1] / 1e6;
+        double updates = (double)(cfg->n - 2u) * (cfg->n - 2u) * cfg->sweeps;
+        out->updates_per_s = out->ms_median > 0 ? updates / (out->ms_median / 1e3) : 0;
+    }
+    free(initial);
+    free(result);
+    free(own_ref);
+    free(times);
+    return st;
+}
