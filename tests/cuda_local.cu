@@ -146,8 +146,8 @@ int main()
         for (int rep = 0; rep < 3; ++rep) { /* the same state, no reset */
             gs_status st = run(L, w, blocks, pad, ~0u, s);
             size_t wrong = w.wrong();
-            CHECK(st == GS_OK && wrong == 0, "%u blocks, run %d: %s, %zu wrong cells", blocks,
-                  rep, gs_status_string(st), wrong);
+            CHECK(st == GS_OK && wrong == 0, "%u blocks, run %d: %s, %zu wrong cells", blocks, rep,
+                  gs_status_string(st), wrong);
         }
     }
 
