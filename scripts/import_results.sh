@@ -20,9 +20,9 @@ mkdir -p "$dest/tune"
 # take FILE TARGET: copies FILE when the run made it
 take() { [ -s "$1" ] && install -m 0644 "$1" "$2" || true; }
 
-for f in groups.csv jacobi.csv wavefront.csv micro.csv libsync.csv sass.txt summary.txt; do take "$src/$f" "$dest/$f"; done
+for f in groups.csv jacobi.csv wavefront.csv sor.csv micro.csv libsync.csv sass.txt summary.txt; do take "$src/$f" "$dest/$f"; done
 for f in groups.json groups64.csv groups64.json iters.csv iters.json wgsize.csv wgsize.json memory.csv \
-    groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv jacobi.json wavefront.json registers.txt \
+    groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv jacobi.json wavefront.json sor.json registers.txt \
     stencil.csv stencil.json pi.csv pi.json testsync.csv; do
     take "$work/results/$f" "$dest/$f"
 done
