@@ -44,13 +44,29 @@ GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials,
         partials[group] = mine[0] * h;
 }
 
-/* The partials summed in group order by one work-item. */
-GSP_FN void gsp_total(GSP_GLOBAL const double *partials, GSP_GLOBAL double *result)
+/* The partials summed by the whole finishing group: work-item k adds partials k, k +
+ * size, ... in order, then the same tree as gsp_partial over its scratch slots. One
+ * work-item alone took the partials' loads one after another: at 1056 groups that was
+ * most of the barrier and ticket ways' time at 10^6 steps on an H100 (0.137 and 0.089 ms
+ * against the host's 0.028). Another order than the host's: the ways agree to 1e-12
+ * relative, not bit for bit. */
+GSP_FN void gsp_total(GSP_GLOBAL double *scratch, GSP_GLOBAL const double *partials,
+                      GSP_GLOBAL double *result)
 {
-    double pi = 0.0;
-    for (unsigned g = 0; g < gs_num_groups(); ++g)
-        pi += partials[g];
-    *result = pi;
+    unsigned lid = gs_local_id(), size = gs_local_size(), groups = gs_num_groups();
+    GSP_GLOBAL double *mine = scratch + (gsp_u64)gs_group_id() * size;
+    double sum = 0.0;
+    for (unsigned g = lid; g < groups; g += size)
+        sum += partials[g];
+    gs_group_barrier(); /* every slot read by gsp_partial's tree before it is reused */
+    mine[lid] = sum;
+    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
+        gs_group_barrier();
+        if (lid < span)
+            mine[lid] += mine[lid + span];
+    }
+    if (lid == 0u)
+        *result = mine[0];
 }
 
 /* The whole kernel; `g` is begun on the state by the caller where there is one. Non-zero
@@ -63,14 +79,23 @@ GSP_FN unsigned gsp_kernel(gs_grid *g, GSP_GLOBAL gs_word *ticket, GSP_GLOBAL do
     if (way == GSP_WAY_BARRIER) {
         if (gs_sync_auto(g) != 0u)
             return 1u;
-        if (gs_group_id() == 0u && gs_local_id() == 0u)
-            gsp_total(partials, result);
-    } else if (way == GSP_WAY_TICKET && gs_local_id() == 0u) {
+        if (gs_group_id() == 0u)
+            gsp_total(scratch, partials, result);
+    } else if (way == GSP_WAY_TICKET) {
         /* acq_rel: this group's partial is released with its ticket; the last group
-         * acquires every earlier one's */
-        if (gs_fetch_add_acq_rel(ticket, 1u) + 1u == gs_num_groups()) {
-            gsp_total(partials, result);
-            gs_store_relaxed(ticket, 0u); /* ready for the next launch */
+         * acquires every earlier one's, and its group barrier passes that on to all its
+         * work-items. The verdict goes through the group's first scratch slot (the cpu
+         * back end has no group-local memory), read by all before the sum reuses it. */
+        GSP_GLOBAL double *mine = scratch + (gsp_u64)gs_group_id() * gs_local_size();
+        gs_group_barrier(); /* gsp_partial's last read of mine[0] is done */
+        if (gs_local_id() == 0u)
+            mine[0] = gs_fetch_add_acq_rel(ticket, 1u) + 1u == gs_num_groups() ? 1.0 : 0.0;
+        gs_group_barrier();
+        int last = mine[0] != 0.0;
+        if (last) {
+            gsp_total(scratch, partials, result);
+            if (gs_local_id() == 0u)
+                gs_store_relaxed(ticket, 0u); /* ready for the next launch */
         }
     }
     return 0u;
