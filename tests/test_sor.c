@@ -163,7 +163,8 @@ static void every_scheme_is_exact(void **unused)
  * (down: 1, left and right: 2, up: 3) and often still running. Each attempt is a fresh
  * launch. On the cpu back end (more threads than cores, a yield at every group barrier)
  * each of the four must show; on PoCL, whose workers run a work-group's items one after
- * another, only `down` (the ticket just before) is required, the others are reported. */
+ * another, they are reported, not required: even `down` (the ticket just before) was
+ * never wrong in 40 launches once, in a CI run on a loaded 2-core machine. */
 static void each_wait_is_needed(void **unused)
 {
     (void)unused;
@@ -181,7 +182,7 @@ static void each_wait_is_needed(void **unused)
         }
         printf("  without the %s wait: %s after %u launches\n", names[d],
                wrong ? "wrong" : "never wrong", attempt);
-        if (cpu || d == 0)
+        if (cpu)
             assert_true(wrong);
     }
 }
