@@ -34,6 +34,9 @@
 #define GS_LOCAL_VALUE_BITS 24u
 #define GS_LOCAL_MAX_VALUE 0xffffffu
 #define GS_LOCAL_EPOCHS 127u
+/* The epoch after e (a fresh state's is 0). When it comes back to 1 every progress word
+ * must be cleared first: values of every earlier epoch would read as new again. */
+#define GS_LOCAL_NEXT_EPOCH(e) ((e) >= GS_LOCAL_EPOCHS ? 1u : (e) + 1u)
 
 /* The abort line, beside state.h's words: what a wait that gave up waited for. The
  * progress word's index goes where a barrier keeps its episode (GS_ABORT_EPISODE). */

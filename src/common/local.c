@@ -11,15 +11,21 @@
 /* The header's timeout and back-off (the words gridsync/grid.h's bounded wait reads). */
 #define GS_LOCAL_BACKOFF_NS 32u
 
-static gs_status write_header(gs_local *L, uint32_t epoch)
+/* The bound in the device's units, as the header's two words. */
+static void bound_words(gs_local *L, uint32_t *lo_hi)
+{
+    uint64_t units = L->dev->ops->timeout_units(L->dev, L->timeout_ms);
+    lo_hi[0] = (uint32_t)units;
+    lo_hi[1] = (uint32_t)(units >> 32);
+}
+
+/* A new state's header: epoch 0, so that the first prepare clears the words. */
+static gs_status write_header(gs_local *L)
 {
     uint32_t hdr[GS_LINE_WORDS] = {0};
-    uint64_t units = L->dev->ops->timeout_units(L->dev, L->timeout_ms);
     hdr[GS_HDR_MAGIC] = GS_LOCAL_MAGIC;
-    hdr[GS_HDR_TIMEOUT_LO] = (uint32_t)units;
-    hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
+    bound_words(L, &hdr[GS_HDR_TIMEOUT_LO]);
     hdr[GS_HDR_BACKOFF] = GS_LOCAL_BACKOFF_NS;
-    hdr[GS_HDR_LOCAL_EPOCH] = epoch;
     hdr[GS_HDR_LOCAL_WORDS] = L->words;
     return L->dev->ops->mem_write(L->dev, L->state, 0, hdr, sizeof hdr);
 }
@@ -46,7 +52,7 @@ gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
     L->bytes = (size_t)GS_LOCAL_STATE_LINES(words) * GS_LINE_BYTES;
     gs_status s = dev->ops->mem_alloc(dev, L->bytes, &L->state); /* zeroed */
     if (s == GS_OK)
-        s = write_header(L, 0u); /* epoch 0: the first prepare clears the words */
+        s = write_header(L);
     if (s != GS_OK) {
         if (L->state)
             dev->ops->mem_free(dev, L->state);
@@ -70,12 +76,10 @@ gs_status gs_local_set_timeout(gs_local *L, unsigned milliseconds)
 {
     if (!L || milliseconds == 0 || milliseconds > 3600000u)
         return GS_ERR_INVALID_ARGUMENT;
-    uint32_t epoch = 0;
-    gs_status s = read_words(L, 0, GS_HDR_LOCAL_EPOCH, &epoch, 1);
-    if (s != GS_OK)
-        return s;
+    uint32_t lo_hi[2];
     L->timeout_ms = milliseconds;
-    return write_header(L, epoch);
+    bound_words(L, lo_hi);
+    return L->dev->ops->mem_write(L->dev, L->state, GS_HDR_TIMEOUT_LO * 4u, lo_hi, sizeof lo_hi);
 }
 
 gs_status gs_local_get_timeout(const gs_local *L, unsigned *milliseconds)
@@ -120,8 +124,8 @@ static gs_status prepare_from_host(gs_local *L, void *stream)
         s = read_words(L, 0, GS_HDR_LOCAL_EPOCH, &epoch, 1);
     if (s != GS_OK)
         return s;
-    epoch = epoch >= GS_LOCAL_EPOCHS ? 1u : epoch + 1u;
-    if (epoch == 1u) { /* values of every earlier epoch would read as new again */
+    epoch = GS_LOCAL_NEXT_EPOCH(epoch);
+    if (epoch == 1u) {
         size_t n = (size_t)L->words * 4u;
         void *zeros = calloc(1, n);
         if (!zeros)

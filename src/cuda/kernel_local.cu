@@ -9,8 +9,8 @@
 static __global__ void gs_local_prepare_kernel(unsigned *state, unsigned words)
 {
     unsigned epoch = state[GS_HDR_LOCAL_EPOCH]; /* every thread reads before any writes */
-    epoch = epoch >= GS_LOCAL_EPOCHS ? 1u : epoch + 1u;
-    if (epoch == 1u) /* values of every earlier epoch would read as new again */
+    epoch = GS_LOCAL_NEXT_EPOCH(epoch);
+    if (epoch == 1u)
         for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
             state[GS_WORD(GS_LOCAL_LINE_WORDS, 0u) + i] = 0u;
     __syncthreads();
