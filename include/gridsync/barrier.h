@@ -76,36 +76,34 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
 
 /* ---- one protocol by name --------------------------------------------------------- */
 
-#define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                      \
-    GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)              \
-    {                                                                             \
-        gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID); \
-        if (gs_bad_of(f.aux) == GS_ABORT_NONE)                                    \
-            gs_##name##_setup(&f);                                                \
-        return gs_grid_publish(&f);                                               \
-    }                                                                             \
-    GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                               \
-    {                                                                             \
-        gs_token t = gs_token_initial(g);                                         \
-        if (t.why == GS_ABORT_NONE)                                               \
-            gs_##name##_arrive(g, &t);                                            \
-        GS_ARRIVE_END();                                                          \
-        return t;                                                                 \
-    }                                                                             \
-    GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                 \
-    {                                                                             \
-        gs_u32 why = t.why;                                                       \
-        if (why == GS_ABORT_NONE)                                                 \
-            why = gs_##name##_wait(g, &t);                                        \
-        return gs_episode_end(g, t.why, why);                                     \
-    }                                                                             \
-    GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                   \
-    {                                                                             \
-        gs_token t = gs_token_initial(g);                                         \
-        gs_u32 why = t.why;                                                       \
-        if (why == GS_ABORT_NONE)                                                 \
-            why = gs_##name##_episode(g, &t);                                     \
-        return gs_episode_end(g, t.why, why);                                     \
+#define GS_DEFINE_PROTOCOL_API_(ID, name, value, text, desc)                         \
+    GS_DEVICE gs_grid gs_grid_begin_##name(GS_GLOBAL gs_word *state)                 \
+    {                                                                                \
+        GS_GRID_BEGIN(f = gs_grid_open(state, GS_ALGO_ID_##ID, GS_ALGO_ID_##ID);     \
+                      if (gs_bad_of(f.aux) == GS_ABORT_NONE) gs_##name##_setup(&f);) \
+    }                                                                                \
+    GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                  \
+    {                                                                                \
+        gs_token t = gs_token_initial(g);                                            \
+        if (t.why == GS_ABORT_NONE)                                                  \
+            gs_##name##_arrive(g, &t);                                               \
+        GS_ARRIVE_END();                                                             \
+        return t;                                                                    \
+    }                                                                                \
+    GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                    \
+    {                                                                                \
+        gs_u32 why = t.why;                                                          \
+        if (why == GS_ABORT_NONE)                                                    \
+            why = gs_##name##_wait(g, &t);                                           \
+        return gs_episode_end(g, t.why, why);                                        \
+    }                                                                                \
+    GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                      \
+    {                                                                                \
+        gs_token t = gs_token_initial(g);                                            \
+        gs_u32 why = t.why;                                                          \
+        if (why == GS_ABORT_NONE)                                                    \
+            why = gs_##name##_episode(g, &t);                                        \
+        return gs_episode_end(g, t.why, why);                                        \
     }
 
 GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
@@ -115,7 +113,8 @@ GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
 /* The host's choice, kept in aux (GS_AUX_TREE): no register of its own. */
 GS_DEVICE int gs_auto_tree(const gs_grid *g) { return (gs_f(g)->aux & GS_AUX_TREE) != 0u; }
 
-GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
+/* The representative's fields for auto (GS_GRID_BEGIN makes them where they are needed). */
+GS_DEVICE gs_grid_fields gs_auto_open(GS_GLOBAL gs_word *state)
 {
     gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_FLIP, GS_ALGO_ID_TREE);
     if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
@@ -126,7 +125,12 @@ GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
             gs_flip_setup(&f);
         }
     }
-    return gs_grid_publish(&f);
+    return f;
+}
+
+GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
+{
+    GS_GRID_BEGIN(f = gs_auto_open(state);)
 }
 GS_DEVICE gs_token gs_arrive_auto(gs_grid *g)
 {
@@ -174,7 +178,8 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 #define GS_EPISODE_CASE_(ID, name, value, text, desc) \
     case GS_ALGO_ID_##ID: why = gs_##name##_episode(g, &t); break;
 
-GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
+/* The representative's fields for the run-time dispatch. */
+GS_DEVICE gs_grid_fields gs_any_open(GS_GLOBAL gs_word *state)
 {
     gs_grid_fields f = gs_grid_open(state, GS_ACCEPT_ANY, GS_ACCEPT_ANY);
     if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
@@ -183,8 +188,10 @@ GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state)
         default: f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE; /* a protocol this kernel lacks */
         }
     }
-    return gs_grid_publish(&f);
+    return f;
 }
+
+GS_DEVICE gs_grid gs_grid_begin(GS_GLOBAL gs_word *state) { GS_GRID_BEGIN(f = gs_any_open(state);) }
 
 GS_DEVICE gs_token gs_arrive(gs_grid *g)
 {

@@ -120,6 +120,30 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 #endif
 }
 
+/* The body of a gs_grid_begin_<p>: the statements given make `f`, the group's fields
+ * (gs_grid_open, then the protocol's setup), and the grid is published. Where the fields
+ * live in shared memory only the representative makes them: when every work-item read
+ * the header, an otherwise empty kernel of 1056 x 256 took 25 us from launch to end on an
+ * H100 against 11 us without gridsync (8448 warps' loads of the same few words, queued at
+ * one L2 line); with the representative alone, 12.2 against 10.4 in the same run. */
+#if GS_GRID_IN_SHARED
+#define GS_GRID_BEGIN(...)     \
+    gs_grid g_;                \
+    g_.in_shared_memory_ = 0u; \
+    if (gs_local_first()) {    \
+        gs_grid_fields f;      \
+        __VA_ARGS__            \
+        *gs_grid_slot() = f;   \
+    }                          \
+    gs_group_barrier();        \
+    return g_;
+#else
+#define GS_GRID_BEGIN(...) \
+    gs_grid_fields f;      \
+    __VA_ARGS__            \
+    return f;
+#endif
+
 /* aux: either GS_AUX_BAD | the reason (GS_ABORT_BAD_*, GS_ABORT_PEER) the launch cannot
  * use the state, or: release lines (flip, cluster, tree), the count of leaves, counters
  * or release lines, and this group's own, group % that count (a division once, not per
@@ -182,23 +206,49 @@ GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
 /* Any protocol id a kernel may take (the run-time dispatch: its switch refuses the rest). */
 #define GS_ACCEPT_ANY 0xffffffffu
 
+/* The host's copy of the abort line, where the shim has one (gs_host_store) and the host
+ * gave its address (GS_HDR_MIRROR_*), or 0. Measured on the H100, 132 x 256, an empty
+ * kernel through gs_cuda_launch: 26.6 us from call to return when the host copied the
+ * line back after the kernel (and cleared the acknowledgement with a memset before it),
+ * against 12.6 us for a bare cooperative launch and wait; with this copy, 10.9 against
+ * 10.8 (at 1056 x 256: 13.5 against 12.4). */
+GS_DEVICE gs_u64 gs_mirror_of(GS_GLOBAL gs_word *state)
+{
+#if defined(GS_HOST_MIRROR) && GS_HOST_MIRROR
+    return (gs_u64)gs_load_relaxed(&state[GS_HDR_MIRROR_LO]) |
+           ((gs_u64)gs_load_relaxed(&state[GS_HDR_MIRROR_HI]) << 32);
+#else
+    (void)state;
+    return 0u;
+#endif
+}
+#if !(defined(GS_HOST_MIRROR) && GS_HOST_MIRROR)
+#define gs_host_store(address, v) ((void)(address), (void)(v))
+#endif
+
+/* The winner's record of an abort, in the line and (its reason) in the host's copy. */
+GS_COLD_ABORT void gs_record_abort(GS_GLOBAL gs_word *state, gs_u32 reason, gs_u32 episode,
+                                   gs_u32 group, gs_u32 item)
+{
+    gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_GROUP)], group);
+    gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_EPISODE)], episode);
+    gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], item);
+    gs_u64 at = gs_mirror_of(state); /* the reason alone: the host reads the rest */
+    if (at != 0u)
+        gs_host_store(at + 4u * GS_ABORT_REASON, reason);
+}
+
 /* First to give up records who and where; the host reads it after the launch. */
 GS_COLD_ABORT void gs_raise_abort_at(GS_GLOBAL gs_word *state, gs_u32 episode, gs_u32 group,
                                      gs_u32 item, gs_u32 reason)
 {
-    if (gs_cas_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)], 0u, reason) == 0u) {
-        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_GROUP)], group);
-        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_EPISODE)], episode);
-        gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ITEM)], item);
-    }
+    if (gs_cas_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)], 0u, reason) == 0u)
+        gs_record_abort(state, reason, episode, group, item);
 }
 GS_COLD_ABORT void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 {
-    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u) {
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), gs_g_group(g));
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), gs_f(g)->episode);
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_ITEM), gs_g_lid(g));
-    }
+    if (gs_cas_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), 0u, reason) == 0u)
+        gs_record_abort(gs_f(g)->state, reason, gs_f(g)->episode, gs_g_group(g), gs_g_lid(g));
 }
 
 /* Every work-item of every group, once, before its first barrier: reads the header and
@@ -228,8 +278,12 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
     }
-    if (gs_group_id() == 0u && gs_local_first())
+    if (gs_group_id() == 0u && gs_local_first()) {
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK)], 1u);
+        gs_u64 at = gs_mirror_of(state);
+        if (at != 0u)
+            gs_host_store(at + 4u * GS_ABORT_ACK, 1u);
+    }
     if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != gs_num_groups() ||
         (size != 0u && size != gs_local_size())) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_GRID;

@@ -32,6 +32,11 @@
                                  * The host sets it at each launch (and resets the state when
                                  * it changes): naive counts work-items, so a kernel launched
                                  * with another group size ends with GS_ABORT_BAD_GRID */
+/* The device address of the host's copy of the abort line (CUDA: pinned host memory the
+ * host reads after a launch instead of copying the line back; 0: none). Group 0 writes
+ * the acknowledgement there too, and whoever raises the abort its words. */
+#define GS_HDR_MIRROR_LO 11u
+#define GS_HDR_MIRROR_HI 12u
 
 /* How a flip-counter barrier (flip, cluster, tree) releases its groups: every group
  * polls the (root) counter's flip bit (no hop after the last arrival, but one line with
@@ -63,6 +68,7 @@
     5u                         /* 1 + a group one of whose work-items never reached a group
                              * barrier, where the runtime can tell (cpu), else 0 */
 #define GS_ABORT_STRAY_ITEM 6u /* that work-item */
+#define GS_ABORT_LINE_READ 7u  /* the words of the line the host reads after a launch */
 
 /* Line 2: the shared counter (central, naive, flip) or the tree's root counter. */
 #define GS_LINE_COUNTER 2u

@@ -77,6 +77,8 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_RELEASE] = b->release;
     hdr[GS_HDR_GROUP_SIZE] = b->group_size;
     hdr[GS_HDR_BACKOFF] = b->backoff_ns;
+    hdr[GS_HDR_MIRROR_LO] = (uint32_t)b->host_mirror;
+    hdr[GS_HDR_MIRROR_HI] = (uint32_t)(b->host_mirror >> 32);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
 }
 
@@ -192,6 +194,8 @@ gs_status gs_barrier_destroy(gs_barrier *b)
         return GS_ERR_INVALID_ARGUMENT;
     if (!take(b))
         return GS_ERR_BUSY;
+    if (b->launch_cache && b->dev->ops->barrier_release)
+        b->dev->ops->barrier_release(b->dev, b);
     b->dev->ops->mem_free(b->dev, b->state);
     free(b);
     return GS_OK;
@@ -266,6 +270,12 @@ gs_status gs_barrier_native(const gs_barrier *b, void **out)
         return GS_ERR_INVALID_ARGUMENT;
     *out = b->dev->ops->mem_native(b->state);
     return GS_OK;
+}
+
+gs_status gs_barrier_set_host_mirror(gs_barrier *b, uint64_t device_address)
+{
+    b->host_mirror = device_address;
+    return write_header(b);
 }
 
 gs_status gs_barrier_clear_ack(gs_barrier *b)
@@ -348,9 +358,20 @@ static void add_stray(gs_barrier *b, unsigned group, unsigned item)
 /* What a finished launch left in the abort line. */
 static gs_status after_launch(gs_barrier *b, int check_ack)
 {
-    uint32_t line[GS_ABORT_STRAY_ITEM + 1];
-    gs_status s =
-        b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line, sizeof line);
+    uint32_t line[GS_ABORT_LINE_READ];
+    gs_status s = GS_OK;
+    /* The kernel's own copy on the host (no round trip) holds the acknowledgement and
+     * whether it aborted; the abort's details are read from the state. */
+    int read_state = 1;
+    if (b->verdict) {
+        for (unsigned i = 0; i < GS_ABORT_LINE_READ; ++i)
+            line[i] = b->verdict[i];
+        read_state = line[GS_ABORT_REASON] != GS_ABORT_NONE;
+    }
+    if (read_state)
+        s = b->dev->ops->mem_read(b->dev, b->state, GS_WORD(GS_LINE_ABORT, 0) * 4u, line,
+                                  sizeof line);
+    b->verdict = NULL;
     if (s != GS_OK)
         return s;
     if (line[GS_ABORT_REASON] == GS_ABORT_NONE && (!check_ack || line[GS_ABORT_ACK] != 0))
@@ -387,6 +408,7 @@ gs_status gs_barrier_end_launch(gs_barrier *b, gs_status launched, int check_ack
         if (s == GS_ERR_TIMEOUT)
             b->aborted = 1; /* the same reset rule on every back end */
     }
+    b->verdict = NULL;
     give(b);
     return s;
 }

@@ -60,6 +60,8 @@ typedef struct gs_backend_ops {
     /* Optional: gs_local_prepare enqueued on `stream`, in its order (CUDA: a kernel, which
      * a graph captures). NULL: local.c waits for the stream and writes the state. */
     gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned words, void *stream);
+    /* Optional: frees b->launch_cache when the barrier is destroyed. */
+    void (*barrier_release)(gs_device *dev, gs_barrier *b);
 } gs_backend_ops;
 
 struct gs_device {
@@ -84,11 +86,18 @@ struct gs_barrier {
     gs_mem *state;
     int aborted;
     gs_abort_info abort;
-    unsigned group_size; /* the group size the state counts for (header); 0 before any launch */
-    gs_dim3 grid, block; /* the last launch's shape */
-    atomic_int busy;     /* 1 from a launch's start until it is collected */
-    void *pending;       /* the back end's record of a user launch in flight, or NULL */
-    double elapsed_ns;   /* device time of the last collected user launch */
+    unsigned group_size;  /* the group size the state counts for (header); 0 before any launch */
+    gs_dim3 grid, block;  /* the last launch's shape */
+    atomic_int busy;      /* 1 from a launch's start until it is collected */
+    void *pending;        /* the back end's record of a user launch in flight, or NULL */
+    void *launch_cache;   /* what the back end keeps from one user launch to the next */
+    uint64_t host_mirror; /* the header's GS_HDR_MIRROR_*: set by the back end, or 0 */
+    /* The abort line as the launch left it, where the back end has it on the host (CUDA:
+     * the kernel wrote it into pinned memory, GS_HDR_MIRROR_*): set by ops->collect for
+     * gs_barrier_end_launch, which reads it instead of the device's state; NULL: read
+     * the state. */
+    const volatile uint32_t *verdict;
+    double elapsed_ns; /* device time of the last collected user launch */
 };
 
 /* Local synchronization's state (gridsync/host_local.h, local.c). */
@@ -112,6 +121,9 @@ gs_status gs_barrier_begin_launch(gs_barrier *b, gs_dim3 grid, gs_dim3 block, in
 /* Clears the acknowledgement word now (every launch but CUDA's user launches, which clear
  * it on their stream, where a graph capture takes it in). */
 gs_status gs_barrier_clear_ack(gs_barrier *b);
+/* Gives the device the address of the host's copy of the abort line (header words
+ * GS_HDR_MIRROR_*; 0: none): the caller holds the barrier. */
+gs_status gs_barrier_set_host_mirror(gs_barrier *b, uint64_t device_address);
 /* Ends it: with `launched` GS_OK, reads what the kernel left in the abort line; on an
  * abort fills b->abort and marks the barrier aborted; a kernel that never acknowledged
  * the state (`check_ack` 1) is GS_ERR_BAD_STATE; `check_ack` -1 reads nothing (a launch

@@ -112,11 +112,16 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
 gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
                                    gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
                                    cudaStream_t stream);
+/* The same with the co-residency bound `bound` (gs_cuda_kernel_bound's) known. */
+gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
+                                  gs_dim3 block, size_t shared_bytes, void **args,
+                                  cudaStream_t stream, unsigned bound);
 /* gs_backend_ops.launch */
 gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns);
 
-/* host_cuda.c: gs_backend_ops.collect. */
+/* host_cuda.c: gs_backend_ops.collect, .barrier_release. */
 gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b);
+void gs_cuda_barrier_release(gs_device *dev, gs_barrier *b);
 
 /* local_cuda.c: gs_backend_ops.stream_sync, .local_prepare */
 gs_status gs_cuda_stream_sync(gs_device *dev, void *stream);

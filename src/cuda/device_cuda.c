@@ -23,6 +23,7 @@ const gs_backend_ops gs_cuda_ops = {
     .mem_native = gs_cuda_mem_native,
     .launch = gs_cuda_builtin_launch,
     .collect = gs_cuda_collect,
+    .barrier_release = gs_cuda_barrier_release,
     .stream_sync = gs_cuda_stream_sync,
     .local_prepare = gs_cuda_local_prepare,
 };

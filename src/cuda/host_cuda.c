@@ -1,5 +1,7 @@
 /* gridsync/host_cuda.h: launching a user's kernel through a barrier. */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_internal.h"
 
@@ -10,46 +12,139 @@ static gs_cuda_device *cuda_of(gs_device *dev)
     return gs_cuda_is_ours(dev) ? gs_cuda(dev) : NULL;
 }
 
-/* A user launch in flight (gs_barrier.pending). */
-typedef struct cuda_pending {
+/* What a barrier keeps from one user launch to the next (gs_barrier.launch_cache; while
+ * a launch is in flight gs_barrier.pending points to it too). A user's loop of short
+ * kernels pays the host's part of every launch, so the library adds as little as it
+ * can to a cooperative launch: measured on the H100, an empty kernel of 132 x 256,
+ * launch to return, 26.6 us through gs_cuda_launch when each launch cleared the
+ * acknowledgement with a memset, recorded two timing events and copied the abort line
+ * back after the kernel (the copy alone ~9 us), against 12.6 us for a bare cooperative
+ * launch and wait. Now the kernel writes the verdict into pinned host memory itself
+ * (GS_HDR_MIRROR_*), the host clears it with plain stores, an untimed launch records one
+ * event without timing, and the co-residency bound is remembered for the last kernel and
+ * shape: 10.9 us against the bare launch's 10.8 (1056 x 256: 13.5 against 12.4). */
+typedef struct cuda_launch_cache {
     cudaStream_t stream;
-    cudaEvent_t start, stop;
-} cuda_pending;
+    int timed;                 /* the launch in flight recorded start and stop */
+    cudaEvent_t start, stop;   /* around a timed launch's kernel: its device time */
+    cudaEvent_t done;          /* after an untimed launch's kernel */
+    volatile uint32_t *mirror; /* pinned, mapped: the abort line as the kernel wrote it */
+    /* The last kernel's co-residency bound. Trusted only to let a grid through: the
+     * cooperative launch is the driver's own check (a bound gone stale through
+     * cudaFuncSetAttribute is then GS_ERR_TOO_MANY_GROUPS from the launch), and a grid
+     * over it asks the occupancy API again before it is refused. */
+    const void *kernel;
+    unsigned group_size;
+    size_t shared_bytes;
+    unsigned bound;
+} cuda_launch_cache;
 
-static void free_pending(cuda_pending *p)
+static void free_cache(cuda_launch_cache *c)
 {
-    if (p->start)
-        cudaEventDestroy(p->start);
-    if (p->stop)
-        cudaEventDestroy(p->stop);
-    free(p);
+    if (c->start)
+        cudaEventDestroy(c->start);
+    if (c->stop)
+        cudaEventDestroy(c->stop);
+    if (c->done)
+        cudaEventDestroy(c->done);
+    if (c->mirror)
+        cudaFreeHost((void *)c->mirror);
+    free(c);
 }
 
-/* Enqueues the launch: the acknowledgement cleared on the stream (so that a graph
- * capture takes it in), then the kernel between two events (not while capturing). */
-static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, gs_dim3 grid,
-                         gs_dim3 block, size_t shared_bytes, void **args, cudaStream_t stream,
-                         cuda_pending *p)
+/* gs_backend_ops.barrier_release */
+void gs_cuda_barrier_release(gs_device *dev, gs_barrier *b)
 {
-    cudaError_t e = cudaSetDevice(d->ordinal);
-    void *state = NULL;
-    if (e == cudaSuccess)
-        (void)gs_barrier_native(b, &state);
-    if (e == cudaSuccess)
-        e = cudaMemsetAsync((char *)state + GS_ACK_OFFSET, 0, 4, stream);
-    if (e == cudaSuccess && p)
-        e = cudaEventRecord(p->start, stream);
-    if (e != cudaSuccess)
-        return gs_cuda_fail(&d->base, e, "cudaMemsetAsync");
-    gs_status s =
-        gs_cuda_enqueue_resident(d, kernel, b->algo, grid, block, shared_bytes, args, stream);
-    if (s == GS_OK && p && (e = cudaEventRecord(p->stop, stream)) != cudaSuccess)
-        s = gs_cuda_fail(&d->base, e, "cudaEventRecord");
+    (void)dev;
+    free_cache(b->launch_cache);
+    b->launch_cache = NULL;
+}
+
+/* The barrier's cache, made at its first launch: events, and the verdict's host copy,
+ * whose device address goes into the state's header. */
+static gs_status cache_of(gs_cuda_device *d, gs_barrier *b, cuda_launch_cache **out)
+{
+    cuda_launch_cache *c = b->launch_cache;
+    void *mirror = NULL, *at = NULL;
+    cudaError_t e = cudaSuccess;
+    if (!c) {
+        if (!(c = calloc(1, sizeof *c)))
+            return GS_ERR_OUT_OF_MEMORY;
+        if ((e = cudaEventCreate(&c->start)) != cudaSuccess ||
+            (e = cudaEventCreate(&c->stop)) != cudaSuccess ||
+            (e = cudaEventCreateWithFlags(&c->done, cudaEventDisableTiming)) != cudaSuccess ||
+            (e = cudaHostAlloc(&mirror, GS_LINE_BYTES, cudaHostAllocMapped)) != cudaSuccess ||
+            (c->mirror = mirror, e = cudaHostGetDevicePointer(&at, mirror, 0)) != cudaSuccess) {
+            free_cache(c);
+            return gs_cuda_fail(&d->base, e, "making the launch's events and verdict copy");
+        }
+        memset(mirror, 0, GS_LINE_BYTES);
+        gs_status s = gs_barrier_set_host_mirror(b, (uint64_t)(uintptr_t)at);
+        if (s != GS_OK) {
+            free_cache(c);
+            return s;
+        }
+        b->launch_cache = c;
+    }
+    *out = c;
+    return GS_OK;
+}
+
+/* The co-residency bound of `kernel` in this shape, remembered for the next launch. */
+static gs_status bound_of(gs_cuda_device *d, cuda_launch_cache *c, const void *kernel,
+                          unsigned groups, unsigned group_size, size_t shared_bytes, unsigned *out)
+{
+    if (c && c->kernel == kernel && c->group_size == group_size &&
+        c->shared_bytes == shared_bytes && groups <= c->bound) {
+        *out = c->bound;
+        return GS_OK;
+    }
+    gs_status s = gs_cuda_kernel_bound(d, kernel, group_size, shared_bytes, out);
+    if (s == GS_OK && c) {
+        c->kernel = kernel;
+        c->group_size = group_size;
+        c->shared_bytes = shared_bytes;
+        c->bound = *out;
+    }
     return s;
 }
 
+/* Enqueues the launch. Inside a capture (c NULL) the acknowledgement is cleared on the
+ * stream first, so that the graph takes the clearing in and the host reads the state
+ * after a replay; otherwise the host clears its copy of the abort line, and an event
+ * follows the kernel (two around it, timed). */
+static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, gs_dim3 grid,
+                         gs_dim3 block, size_t shared_bytes, void **args, cudaStream_t stream,
+                         cuda_launch_cache *c)
+{
+    void *state = NULL;
+    unsigned bound = 0;
+    cudaError_t e = cudaSuccess;
+    (void)gs_barrier_native(b, &state);
+    gs_status s =
+        bound_of(d, b->algo == GS_ALGO_CLUSTER ? NULL : c, kernel, grid.x * grid.y * grid.z,
+                 block.x * block.y * block.z, shared_bytes, &bound);
+    if (s != GS_OK)
+        return s;
+    if (!c) {
+        e = cudaMemsetAsync((char *)state + GS_ACK_OFFSET, 0, 4, stream);
+    } else {
+        for (unsigned i = 0; i < GS_ABORT_LINE_READ; ++i)
+            c->mirror[i] = 0u; /* no kernel of this barrier runs: the last was collected */
+        if (c->timed)
+            e = cudaEventRecord(c->start, stream);
+    }
+    if (e != cudaSuccess)
+        return gs_cuda_fail(&d->base, e, "clearing the acknowledgement");
+    s = gs_cuda_enqueue_bounded(d, kernel, b->algo, grid, block, shared_bytes, args, stream, bound);
+    if (s != GS_OK || !c)
+        return s;
+    e = cudaEventRecord(c->timed ? c->stop : c->done, stream);
+    return e == cudaSuccess ? GS_OK : gs_cuda_fail(&d->base, e, "cudaEventRecord");
+}
+
 static gs_status launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
-                        size_t shared_bytes, void **args, void *stream_ptr)
+                        size_t shared_bytes, void **args, void *stream_ptr, int timed)
 {
     cudaStream_t stream = (cudaStream_t)stream_ptr;
     enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -69,48 +164,42 @@ static gs_status launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3
     gs_status s = gs_barrier_begin_launch(b, grid, block, capturing);
     if (s != GS_OK)
         return s;
-    cuda_pending *p = NULL;
-    if (!capturing) {
-        p = calloc(1, sizeof *p);
-        if (!p)
-            return gs_barrier_end_launch(b, GS_ERR_OUT_OF_MEMORY, 0);
-        p->stream = stream;
-        if ((e = cudaEventCreate(&p->start)) != cudaSuccess ||
-            (e = cudaEventCreate(&p->stop)) != cudaSuccess) {
-            free_pending(p);
-            return gs_barrier_end_launch(b, gs_cuda_fail(b->dev, e, "cudaEventCreate"), 0);
-        }
-    }
-    s = enqueue(d, b, kernel, grid, block, shared_bytes, args, stream, p);
-    if (s != GS_OK || capturing) {
-        if (p)
-            free_pending(p);
-        /* a failed enqueue has nothing to read; a captured one runs with the graph */
-        return gs_barrier_end_launch(b, s == GS_OK ? GS_OK : s, -1);
-    }
-    b->pending = p;
+    cuda_launch_cache *c = NULL;
+    if (!capturing && (s = cache_of(d, b, &c)) != GS_OK)
+        return gs_barrier_end_launch(b, s, 0);
+    if (c)
+        c->timed = timed;
+    s = enqueue(d, b, kernel, grid, block, shared_bytes, args, stream, c);
+    if (s != GS_OK || capturing) /* a failed enqueue has nothing to read; a captured one
+                                    runs with the graph */
+        return gs_barrier_end_launch(b, s, -1);
+    c->stream = stream;
+    b->pending = c;
     return GS_OK;
 }
 
-/* gs_backend_ops.collect: waits for the launch and frees its record. */
+/* gs_backend_ops.collect: waits for the launch; its verdict is then in c->mirror. */
 gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b)
 {
-    cuda_pending *p = b->pending;
+    cuda_launch_cache *c = b->pending;
     float ms = 0;
     b->pending = NULL;
+    b->elapsed_ns = 0;
     cudaError_t e = cudaSetDevice(((gs_cuda_device *)dev)->ordinal);
     if (e == cudaSuccess)
-        e = cudaEventSynchronize(p->stop); /* reports a fault of the kernel */
-    if (e == cudaSuccess && cudaEventElapsedTime(&ms, p->start, p->stop) == cudaSuccess)
+        e = cudaEventSynchronize(c->timed ? c->stop : c->done); /* a fault of the kernel */
+    if (e != cudaSuccess)
+        return gs_cuda_fail(dev, e, "kernel execution");
+    if (c->timed && cudaEventElapsedTime(&ms, c->start, c->stop) == cudaSuccess)
         b->elapsed_ns = (double)ms * 1e6;
-    free_pending(p);
-    return e == cudaSuccess ? GS_OK : gs_cuda_fail(dev, e, "kernel execution");
+    b->verdict = c->mirror;
+    return GS_OK;
 }
 
 gs_status gs_cuda_launch_async(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                size_t shared_bytes, void **args, void *stream)
 {
-    return launch(b, kernel, grid, block, shared_bytes, args, stream);
+    return launch(b, kernel, grid, block, shared_bytes, args, stream, 0);
 }
 
 gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
@@ -118,7 +207,7 @@ gs_status gs_cuda_launch_timed(gs_barrier *b, const void *kernel, gs_dim3 grid, 
 {
     if (elapsed_ns)
         *elapsed_ns = 0;
-    gs_status s = launch(b, kernel, grid, block, shared_bytes, args, stream);
+    gs_status s = launch(b, kernel, grid, block, shared_bytes, args, stream, elapsed_ns != NULL);
     if (s != GS_OK || !b->pending)
         return s;
     s = gs_barrier_collect(b);

@@ -49,13 +49,23 @@ gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_alg
                                    gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
                                    cudaStream_t stream)
 {
+    unsigned bound = 0;
+    gs_status s =
+        gs_cuda_kernel_bound(d, kernel, block.x * block.y * block.z, shared_bytes, &bound);
+    return s != GS_OK ? s
+                      : gs_cuda_enqueue_bounded(d, kernel, algo, grid, block, shared_bytes, args,
+                                                stream, bound);
+}
+
+gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
+                                  gs_dim3 block, size_t shared_bytes, void **args,
+                                  cudaStream_t stream, unsigned bound)
+{
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attrs[2];
-    unsigned bound = 0, cs = 1, n = 0;
+    unsigned cs = 1, n = 0;
     unsigned groups = grid.x * grid.y * grid.z, group_size = block.x * block.y * block.z;
-    gs_status s = gs_cuda_kernel_bound(d, kernel, group_size, shared_bytes, &bound);
-    if (s != GS_OK)
-        return s;
+    gs_status s;
     if (groups == 0)
         return GS_ERR_INVALID_ARGUMENT;
     if (groups > bound)
