@@ -60,6 +60,10 @@ typedef struct gs_backend_ops {
     /* Optional: gs_local_prepare enqueued on `stream`, in its order (CUDA: a kernel, which
      * a graph captures). NULL: local.c waits for the stream and writes the state. */
     gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned words, void *stream);
+    /* Optional: lets kernels on `dev` reach `peer`'s memory (a barrier across devices,
+     * multi.c; CUDA: peer access; GS_ERR_UNSUPPORTED where they cannot). NULL: every
+     * device of the back end shares one address space (cpu). */
+    gs_status (*peer_access)(gs_device *dev, gs_device *peer);
 } gs_backend_ops;
 
 struct gs_device {
