@@ -136,8 +136,9 @@ GS_API gs_status gs_cpu_multi_launch_async(gs_multi *m, unsigned rank, gs_dim3 g
                                            gs_dim3 group_size, void (*kernel)(void *arg),
                                            void *arg);
 /* Every rank, rank r with args[r] (args may be NULL: every rank gets NULL), then
- * gs_multi_collect(m, statuses). A launch refused before any ran returns its status
- * with nothing started. */
+ * gs_multi_collect(m, statuses). The first launch refused stops the others and its
+ * status is returned (and is its rank's), after the ranks already started are collected
+ * (they end by their bound, waiting for it). */
 GS_API gs_status gs_cpu_multi_launch(gs_multi *m, gs_dim3 groups, gs_dim3 group_size,
                                      void (*kernel)(void *arg), void *const *args,
                                      gs_status *statuses);
@@ -154,7 +155,7 @@ GS_API gs_status gs_cuda_multi_launch_async(gs_multi *m, unsigned rank, const vo
                                             gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
                                             void **args, void *stream);
 /* Every rank, rank r with args[r] on streams[r] (streams may be NULL: default streams),
- * then gs_multi_collect(m, statuses). */
+ * then gs_multi_collect(m, statuses); a refusal as gs_cpu_multi_launch's. */
 GS_API gs_status gs_cuda_multi_launch(gs_multi *m, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                       size_t shared_bytes, void **const *args, void *const *streams,
                                       gs_status *statuses);

@@ -416,3 +416,20 @@ gs_status gs_multi_collect(gs_multi *m, gs_status *statuses)
     }
     return first;
 }
+
+gs_status gs_multi_launch_each(gs_multi *m,
+                               gs_status (*launch)(gs_multi *m, unsigned rank, void *ctx),
+                               void *ctx, gs_status *statuses)
+{
+    gs_status refused = GS_OK;
+    unsigned k = 0;
+    for (; k < m->ranks && refused == GS_OK; ++k)
+        if (m->rank[k].dev)
+            refused = launch(m, k, ctx);
+    gs_status s = gs_multi_collect(m, statuses);
+    if (refused == GS_OK)
+        return s;
+    if (statuses)
+        statuses[k - 1] = refused;
+    return refused;
+}

@@ -50,4 +50,12 @@ gs_status gs_multi_init_states(gs_multi *m, void *const *peers);
 gs_status gs_multi_begin_launch(gs_multi *m, unsigned rank, gs_dim3 grid);
 gs_status gs_multi_launch_failed(gs_multi *m, unsigned rank, gs_status why);
 
+/* Every rank this process drives, in rank order, by `launch` (a back end's asynchronous
+ * launch), then gs_multi_collect. The first refusal stops the launches and is returned
+ * (and in its rank's status) once the ranks already started have been collected: they
+ * end by their bound, waiting for the rank refused. */
+gs_status gs_multi_launch_each(gs_multi *m,
+                               gs_status (*launch)(gs_multi *m, unsigned rank, void *ctx),
+                               void *ctx, gs_status *statuses);
+
 #endif

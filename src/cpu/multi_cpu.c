@@ -34,22 +34,24 @@ gs_status gs_cpu_multi_launch_async(gs_multi *m, unsigned rank, gs_dim3 groups, 
     return GS_OK;
 }
 
+typedef struct every_rank {
+    gs_dim3 groups, group_size;
+    void (*kernel)(void *arg);
+    void *const *args;
+} every_rank;
+
+static gs_status launch_one(gs_multi *m, unsigned rank, void *ctx)
+{
+    const every_rank *e = ctx;
+    return gs_cpu_multi_launch_async(m, rank, e->groups, e->group_size, e->kernel,
+                                     e->args ? e->args[rank] : NULL);
+}
+
 gs_status gs_cpu_multi_launch(gs_multi *m, gs_dim3 groups, gs_dim3 group_size,
                               void (*kernel)(void *arg), void *const *args, gs_status *statuses)
 {
+    every_rank e = {groups, group_size, kernel, args};
     if (!m)
         return GS_ERR_INVALID_ARGUMENT;
-    for (unsigned k = 0; k < m->ranks; ++k) {
-        gs_status s =
-            gs_cpu_multi_launch_async(m, k, groups, group_size, kernel, args ? args[k] : NULL);
-        if (s != GS_OK && k == 0)
-            return s;
-        if (s != GS_OK) { /* the ranks started wait for this one until their bound */
-            (void)gs_multi_collect(m, statuses);
-            if (statuses)
-                statuses[k] = s;
-            return s;
-        }
-    }
-    return gs_multi_collect(m, statuses);
+    return gs_multi_launch_each(m, launch_one, &e, statuses);
 }
