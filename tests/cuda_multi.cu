@@ -238,6 +238,12 @@ int main()
                                                  GS_DIM3_1D(THREADS), 0, args, s.streams[0]);
         CHECK(r == GS_ERR_TOO_MANY_GROUPS, "too large beside each other: %s", gs_status_string(r));
         gs_multi_destroy(big);
+        /* ranks of one GPU on the legacy default stream would run one after the other */
+        gs_multi_native(s.m, 0, &state);
+        r = gs_cuda_multi_launch_async(s.m, 0, (const void *)mp, GS_DIM3_1D(s.groups),
+                                       GS_DIM3_1D(THREADS), 0, args, NULL);
+        CHECK(r == GS_ERR_INVALID_ARGUMENT, "NULL stream beside another rank: %s",
+              gs_status_string(r));
     }
 
     gs_multi_destroy(s.m);

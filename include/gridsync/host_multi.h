@@ -150,12 +150,16 @@ GS_API gs_status gs_cpu_multi_launch(gs_multi *m, gs_dim3 groups, gs_dim3 group_
  * gs_cuda_launch_async does: this kernel's co-residency bound checked (for all the
  * ranks that share the GPU), cooperative where the GPU is the rank's alone. Returns once
  * it is enqueued; gs_multi_collect waits for it. GS_ERR_UNSUPPORTED for a rank that is
- * not a CUDA device of this process. */
+ * not a CUDA device of this process. Ranks that share a GPU need streams of their own
+ * (non-blocking ones, cudaStreamNonBlocking, where other code uses the legacy default
+ * stream): NULL, or the stream of another rank of that GPU in flight, is
+ * GS_ERR_INVALID_ARGUMENT (one would wait for the other until its bound). */
 GS_API gs_status gs_cuda_multi_launch_async(gs_multi *m, unsigned rank, const void *kernel,
                                             gs_dim3 grid, gs_dim3 block, size_t shared_bytes,
                                             void **args, void *stream);
-/* Every rank, rank r with args[r] on streams[r] (streams may be NULL: default streams),
- * then gs_multi_collect(m, statuses); a refusal as gs_cpu_multi_launch's. */
+/* Every rank, rank r with args[r] on streams[r] (streams may be NULL: default streams,
+ * where no two ranks share a GPU), then gs_multi_collect(m, statuses); a refusal as
+ * gs_cpu_multi_launch's. */
 GS_API gs_status gs_cuda_multi_launch(gs_multi *m, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                       size_t shared_bytes, void **const *args, void *const *streams,
                                       gs_status *statuses);

@@ -16,6 +16,7 @@ struct gs_multi_rank {
     atomic_int busy; /* 1 from a launch's start until it is collected */
     int launched;    /* a launch since the last collect (set by gs_multi_begin_launch) */
     void *pending;   /* the back end's record of the launch in flight */
+    void *queue;     /* where it was enqueued (CUDA: its stream) */
     /* Waits for the launch and frees its record: GS_OK once the kernel ended. */
     gs_status (*wait)(gs_multi_rank *r);
     gs_multi_abort abort;

@@ -37,13 +37,33 @@ static gs_status wait_event(gs_multi_rank *r)
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(r->dev, e, "kernel execution");
 }
 
+static int same_gpu(const gs_multi *m, unsigned j, unsigned k)
+{
+    return m->rank[j].dev && gs_cuda(m->rank[j].dev)->ordinal == gs_cuda(m->rank[k].dev)->ordinal;
+}
+
 /* The ranks that run on rank k's GPU, itself included: their launches share its bound. */
 static unsigned on_same_gpu(const gs_multi *m, unsigned k)
 {
     unsigned n = 0;
     for (unsigned j = 0; j < m->ranks; ++j)
-        n += m->rank[j].dev && gs_cuda(m->rank[j].dev)->ordinal == gs_cuda(m->rank[k].dev)->ordinal;
+        n += same_gpu(m, j, k);
     return n;
+}
+
+/* Ranks that share a GPU run side by side only on streams of their own: one stream (or
+ * the legacy default stream, which waits for every blocking stream) would run one
+ * rank's kernel after the other's, which waits for it until its bound. */
+static int stream_taken(const gs_multi *m, unsigned k, void *stream)
+{
+    if (on_same_gpu(m, k) < 2)
+        return 0;
+    if (!stream)
+        return 1;
+    for (unsigned j = 0; j < m->ranks; ++j)
+        if (j != k && same_gpu(m, j, k) && m->rank[j].launched && m->rank[j].queue == stream)
+            return 1;
+    return 0;
 }
 
 gs_status gs_cuda_multi_launch_async(gs_multi *m, unsigned rank, const void *kernel, gs_dim3 grid,
@@ -54,7 +74,7 @@ gs_status gs_cuda_multi_launch_async(gs_multi *m, unsigned rank, const void *ker
     gs_multi_rank *r = &m->rank[rank];
     if (!gs_cuda_is_ours(r->dev))
         return GS_ERR_UNSUPPORTED;
-    if ((uint64_t)block.x * block.y * block.z == 0)
+    if ((uint64_t)block.x * block.y * block.z == 0 || stream_taken(m, rank, stream))
         return GS_ERR_INVALID_ARGUMENT;
     gs_status s = gs_multi_begin_launch(m, rank, grid);
     if (s != GS_OK)
@@ -75,6 +95,7 @@ gs_status gs_cuda_multi_launch_async(gs_multi *m, unsigned rank, const void *ker
         return gs_multi_launch_failed(m, rank, s);
     }
     r->pending = done;
+    r->queue = stream;
     r->wait = wait_event;
     return GS_OK;
 }
