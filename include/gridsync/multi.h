@@ -126,13 +126,15 @@ GS_DEVICE gs_u32 gs_multi_await_peers(const gs_grid *g, gs_u32 target)
 
 /* The last arriver of this device: one fence releases every write its groups made
  * before arriving (it acquired them through the counter's add), then the episode into
- * its slot of every device's flag line, its own included. */
+ * its slot of every device's flag line, its own included. Its own line through its own
+ * state pointer, not the table's entry: that may be another virtual address of the same
+ * memory (an NCCL window's), which PTX orders with this one only after a proxy fence. */
 GS_DEVICE void gs_multi_publish(const gs_grid *g, gs_u32 value)
 {
     gs_u32 me = gs_multi_rank_of(g), slot = GS_WORD(GS_MULTI_LINE_FLAGS(gs_g_groups(g)), me);
     gs_fence_acq_rel_sys();
     for (gs_u32 r = 0u; r < gs_multi_ranks_of(g); ++r)
-        gs_store_fenced_sys(gs_multi_peer(g, r) + slot, value);
+        gs_store_fenced_sys((r == me ? gs_f(g)->state : gs_multi_peer(g, r)) + slot, value);
 }
 
 /* Every work-item, once, before its first barrier: reads this device's header. A state

@@ -18,7 +18,7 @@ int gs_nccl_peer_table_enqueue(void *window, int ranks, void *out, void *stream)
 typedef struct nccl_part {
     ncclComm_t comm;
     ncclWindow_t window;
-    void *symmetric;   /* ncclMemAlloc: this rank's state */
+    void *symmetric;   /* ncclMemAlloc: this rank's state (freed at this address) */
     int *word;         /* one word the collective steps all-reduce */
     struct gs_mem mem; /* the state as the back end's buffer */
 } nccl_part;
@@ -153,6 +153,11 @@ gs_status gs_multi_create_nccl(gs_device *dev, void *nccl_comm, unsigned groups_
     gs_status s = make_window(dev, p, m->bytes);
     if (s == GS_OK)
         s = peer_addresses(dev, p, ranks, peers);
+    /* The kernels reach this rank's state through the window's mapping too, as the other
+     * ranks do: one virtual address for it on this GPU (another, ncclMemAlloc's, would
+     * be an alias, which PTX orders only with proxy fences). */
+    if (s == GS_OK)
+        p->mem.ptr = peers[rank];
     if (s == GS_OK)
         s = gs_multi_init_states(m, peers);
     if (s == GS_OK) /* no rank's kernel writes into a state not yet cleared */
