@@ -138,13 +138,14 @@ CUDA_BARRIER=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_barrier 2>/dev
 CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null | head -1)
 CUDA_USER_API=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_user_api 2>/dev/null | head -1)
 CUDA_LOCAL=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_local 2>/dev/null | head -1)
+CUDA_MULTI=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_multi 2>/dev/null | head -1)
 if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand,
     # against the in-tree library with every back end (libgridsync_all.a)
     build_tests() {
         local libs="$BUILD/src/libgridsync_all.a"
         [ "$OPENCL" = ON ] && libs="$libs -lOpenCL"
-        for t in cuda_barrier cuda_weak cuda_user_api cuda_local; do
+        for t in cuda_barrier cuda_weak cuda_user_api cuda_local cuda_multi; do
             "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests -Itests/weaken "tests/$t.cu" $libs \
                 -cudart shared -lpthread -o "$WORK/$t" || return 1
         done
@@ -155,6 +156,7 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     CUDA_WEAK="$WORK/cuda_weak"
     CUDA_USER_API="$WORK/cuda_user_api"
     CUDA_LOCAL="$WORK/cuda_local"
+    CUDA_MULTI="$WORK/cuda_multi"
 fi
 
 # ---- 3. SASS: the barrier's instructions, per protocol ---------------------------------
@@ -218,6 +220,8 @@ else
     [ -x "${CUDA_USER_API:-}" ] && stage cuda_user_api 120 "$CUDA_USER_API"
     # local synchronization: wavefronts with 10x the co-resident blocks, graph replays
     [ -x "${CUDA_LOCAL:-}" ] && stage cuda_local 90 "$CUDA_LOCAL"
+    # a barrier across devices: two ranks on GPU 0 (GS_TEST_MULTI_DEVICES names others)
+    [ -x "${CUDA_MULTI:-}" ] && stage cuda_multi 120 "$CUDA_MULTI"
     # examples/cuda_ring.cu: the README's first CUDA program, asynchronous launch and collect
     [ -x "$BUILD/examples/example_cuda" ] && stage example_cuda 60 "$BUILD/examples/example_cuda"
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
@@ -258,6 +262,10 @@ if [ -n "$CLI" ]; then
         --json "$RES/stencil.json"
     stage cli_testsync 60 "$CLI" demo testsync --backend cuda --csv "$RES/testsync.csv"
     stage cli_pi 240 "$CLI" bench pi --backend cuda --csv "$RES/pi.csv" --json "$RES/pi.json"
+    stage cli_multi 240 "$CLI" bench multi --backend cuda --csv "$RES/multi.csv" --json "$RES/multi.json"
+    # two ranks on one GPU: the protocol across devices where only one GPU is lent
+    stage cli_multi_one_gpu 120 "$CLI" bench multi --backend cuda --devices 0,0 \
+        --csv "$RES/multi_one_gpu.csv" --json "$RES/multi_one_gpu.json"
     stage cli_info 60 "$CLI" info
     stage cli_groups 150 "$CLI" bench groups --backend cuda --algo all --csv "$OUT/groups.csv" --json "$RES/groups.json"
     stage cli_groups64 150 "$CLI" bench groups --backend cuda --algo all --block 64 --groups 132,1056,2112,4224 \

@@ -4,4 +4,5 @@
 #include "gridsync/prims_cpu.h"
 #include "gridsync/barrier.h"
 #include "gridsync/local.h"
+#include "gridsync/multi.h"
 #endif

@@ -32,5 +32,6 @@
 #define GS_DEVICE_PROTOCOLS(X) GS_PROTOCOLS_SHARED(X) GS_PROTOCOLS_CUDA(X)
 #include "gridsync/barrier.h"
 #include "gridsync/local.h"
+#include "gridsync/multi.h"
 
 #endif

@@ -256,8 +256,9 @@ GS_COLD_ABORT void gs_raise_abort(const gs_grid *g, gs_u32 reason)
  * GS_ACCEPT_ANY, the run-time dispatch, takes the header's). g.algo is `a` for a kernel
  * of one protocol, a constant. A state without the magic may be anything: nothing is
  * written to it, and the host, which finds no acknowledgement in its own barrier's
- * state, reports the launch (GS_ERR_BAD_STATE). */
-GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
+ * state, reports the launch (GS_ERR_BAD_STATE). gs_grid_open_as takes the magic of a
+ * state laid out as a barrier's for another use (gridsync/multi_state.h). */
+GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic, gs_u32 a, gs_u32 b)
 {
     gs_grid_fields g;
     gs_u32 algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
@@ -273,7 +274,7 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
     g.lid = gs_local_id();
     g.lsize = gs_local_size();
 #endif
-    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_STATE_MAGIC ||
+    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != magic ||
         (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
@@ -297,6 +298,10 @@ GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32
         g.episode = gs_load_relaxed(&state[GS_WORD(GS_LINE_GROUP_A(gs_group_id()), GS_G_ARRIVED)]);
     }
     return g;
+}
+GS_DEVICE gs_grid_fields gs_grid_open(GS_GLOBAL gs_word *state, gs_u32 a, gs_u32 b)
+{
+    return gs_grid_open_as(state, GS_STATE_MAGIC, a, b);
 }
 
 /* The grid of a kernel that only waits (the OpenCL deadline calibration, occupancy
@@ -394,25 +399,29 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Every 16th
  * failed poll evaluates LOOK, which may use gs_spin_start and gs_spin_polls (the abort
  * word and the clock: gs_wait_look), and from the 16th on the poller backs off by the
- * nanoseconds in BACKOFF_WORD (the header's), so the fast path costs nothing extra. */
-#define GS_BOUNDED_SPIN(READY, BACKOFF_WORD, LOOK)           \
-    gs_polls_t gs_spin_polls = 0u;                           \
-    gs_tick_t gs_spin_start = 0u;                            \
-    gs_u32 gs_spin_backoff = 0u;                             \
-    while (!(READY)) {                                       \
-        ++gs_spin_polls;                                     \
-        gs_pause(gs_spin_polls, gs_spin_backoff);            \
-        if ((gs_spin_polls & 15u) != 0u)                     \
-            continue;                                        \
-        if (gs_spin_polls == 16u) {                          \
-            gs_spin_start = gs_ticks(gs_spin_polls);         \
-            gs_spin_backoff = gs_load_relaxed(BACKOFF_WORD); \
-        }                                                    \
-        gs_u32 gs_spin_why = (LOOK);                         \
-        if (gs_spin_why != GS_ABORT_NONE)                    \
-            return gs_spin_why;                              \
-    }                                                        \
-    gs_poll_acquire();                                       \
+ * nanoseconds in BACKOFF_WORD (the header's), so the fast path costs nothing extra.
+ * GS_BOUNDED_SPIN_THEN takes the acquire as ACQUIRE instead: a wait of several words may
+ * take one acquire after the last (gridsync/multi.h, at system scope). */
+#define GS_BOUNDED_SPIN(READY, BACKOFF_WORD, LOOK) \
+    GS_BOUNDED_SPIN_THEN(READY, BACKOFF_WORD, LOOK, gs_poll_acquire())
+#define GS_BOUNDED_SPIN_THEN(READY, BACKOFF_WORD, LOOK, ACQUIRE) \
+    gs_polls_t gs_spin_polls = 0u;                               \
+    gs_tick_t gs_spin_start = 0u;                                \
+    gs_u32 gs_spin_backoff = 0u;                                 \
+    while (!(READY)) {                                           \
+        ++gs_spin_polls;                                         \
+        gs_pause(gs_spin_polls, gs_spin_backoff);                \
+        if ((gs_spin_polls & 15u) != 0u)                         \
+            continue;                                            \
+        if (gs_spin_polls == 16u) {                              \
+            gs_spin_start = gs_ticks(gs_spin_polls);             \
+            gs_spin_backoff = gs_load_relaxed(BACKOFF_WORD);     \
+        }                                                        \
+        gs_u32 gs_spin_why = (LOOK);                             \
+        if (gs_spin_why != GS_ABORT_NONE)                        \
+            return gs_spin_why;                                  \
+    }                                                            \
+    ACQUIRE;                                                     \
     return GS_ABORT_NONE
 
 /* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */

@@ -79,6 +79,16 @@ GS_API gs_u32 *gs_cpu_team_scratch(void);
 #define gs_poll_load(p) gs_load_acquire(p)
 #define gs_poll_acquire() ((void)0)
 
+/* System scope, between devices (gridsync/multi.h): the cpu back end's "devices" share
+ * one address space, and C11's atomics have no scopes, so these are the operations
+ * above. */
+#define gs_load_relaxed_sys(p) gs_load_relaxed(p)
+#define gs_store_relaxed_sys(p, v) gs_store_relaxed((p), (v))
+#define gs_store_fenced_sys(p, v) gs_store_fenced((p), (v))
+#define gs_fence_acq_rel_sys() gs_fence_acq_rel()
+#define gs_poll_load_sys(p) gs_poll_load(p)
+#define gs_poll_acquire_sys() gs_poll_acquire()
+
 GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
 {
     atomic_compare_exchange_strong_explicit(p, &expected, desired, memory_order_relaxed,

@@ -184,9 +184,36 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
  * flight (MEMBAR.ALL.GPU, 136 ns or more: docs/performance.md). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define GS_PTX_FENCE_ACQUIRE 1
 #define gs_fence_acquire() asm volatile("fence.acquire.gpu;" ::: "memory")
 #else
 #define gs_fence_acquire() gs_fence_acq_rel()
+#endif
+
+/* System scope, between GPUs (gridsync/multi.h): a device's flag slots are written by
+ * other GPUs across the link, and a load or store is morally strong with another GPU's
+ * only where both are .sys. A fence.acq_rel.sys before relaxed .sys stores makes them a
+ * release that carries every write this GPU's groups made before their arrival
+ * (cumulativity); relaxed .sys polls and one fence after the last make the acquire. */
+GS_DEVICE gs_u32 gs_ld_relaxed_sys(const gs_word *p)
+{
+    gs_u32 v;
+    asm volatile("ld.relaxed.sys.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+GS_DEVICE void gs_st_relaxed_sys(gs_word *p, gs_u32 v)
+{
+    asm volatile("st.relaxed.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+#define gs_load_relaxed_sys(p) gs_ld_relaxed_sys(p)
+#define gs_store_relaxed_sys(p, v) gs_st_relaxed_sys((p), (v))
+#define gs_store_fenced_sys(p, v) gs_st_relaxed_sys((p), (v))
+#define gs_poll_load_sys(p) gs_ld_relaxed_sys(p)
+#define gs_fence_acq_rel_sys() asm volatile("fence.acq_rel.sys;" ::: "memory")
+#ifdef GS_PTX_FENCE_ACQUIRE
+#define gs_poll_acquire_sys() asm volatile("fence.acquire.sys;" ::: "memory")
+#else
+#define gs_poll_acquire_sys() gs_fence_acq_rel_sys()
 #endif
 
 /* gs_wait's poll: relaxed loads, and one acquire fence once the awaited value is seen

@@ -37,6 +37,8 @@
  * the acknowledgement there too, and whoever raises the abort its words. */
 #define GS_HDR_MIRROR_LO 11u
 #define GS_HDR_MIRROR_HI 12u
+/* words 13 and 14: a device's rank and the ranks of a barrier across devices
+ * (gridsync/multi_state.h) */
 
 /* How a flip-counter barrier (flip, cluster, tree) releases its groups: every group
  * polls the (root) counter's flip bit (no hop after the last arrival, but one line with

@@ -62,6 +62,10 @@ typedef struct gs_backend_ops {
     gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned words, void *stream);
     /* Optional: frees b->launch_cache when the barrier is destroyed. */
     void (*barrier_release)(gs_device *dev, gs_barrier *b);
+    /* Optional: lets kernels on `dev` reach `peer`'s memory (a barrier across devices,
+     * multi.c; CUDA: peer access; GS_ERR_UNSUPPORTED where they cannot). NULL: every
+     * device of the back end shares one address space (cpu). */
+    gs_status (*peer_access)(gs_device *dev, gs_device *peer);
 } gs_backend_ops;
 
 struct gs_device {

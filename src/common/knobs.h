@@ -17,7 +17,8 @@
       "auto|cpu|opencl|cuda: the back end gs_device_open(GS_BACKEND_AUTO) opens; a bad name "   \
       "is GS_ERR_INVALID_ARGUMENT there")                                                       \
     X(TIMEOUT_MS, "GRIDSYNC_TIMEOUT_MS", 1, 3600000, "5000 (GS_DEFAULT_TIMEOUT_MS)",            \
-      "ms one barrier or local wait may last before it aborts (option timeout_ms)")             \
+      "ms one barrier, local or multi-device wait may last before it aborts (option "           \
+      "timeout_ms)")                                                                            \
     X(RELEASE, "GRIDSYNC_RELEASE", 0, 1, "poll up to 1536 groups (tree 1024), else lines",      \
       "poll|lines: how flip, cluster and tree release their waiters (option release)")          \
     X(RELEASE_LINES, "GRIDSYNC_RELEASE_LINES", 0, 1024, "4",                                    \

@@ -4,6 +4,7 @@
  * are reached through C accessors. The files depend one way, each only on those below:
  *   device_cuda.c    the gs_backend_ops table
  *   host_cuda.c      the public functions of gridsync/host_cuda.h, gs_backend_ops.collect
+ *   multi_cuda.c     a barrier across GPUs: peer access, launches (gridsync/host_multi.h)
  *   local_cuda.c     local synchronization's prepare (kernel_local.cu) and stream waits
  *   launch_cuda.c    launches of the built-in kernel, the resident enqueue
  *   bounds_cuda.c    co-residency bounds, supported protocols, cluster sizes
@@ -112,10 +113,19 @@ gs_status gs_cuda_pick_cluster(gs_cuda_device *d, const void *kernel, unsigned g
 gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_algo algo,
                                    gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
                                    cudaStream_t stream);
+
+/* The same for one of `launches` launches of this size that run side by side on the GPU
+ * (a barrier across devices with a GPU listed several times: multi_cuda.c): the bound
+ * must hold them all, and none is cooperative, since a cooperative launch promises the
+ * residency of its own grid only and the driver documents nothing of two at once, where
+ * kernels of different streams run side by side as resources allow. */
+gs_status gs_cuda_enqueue_beside(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
+                                 gs_dim3 block, size_t shared_bytes, void **args,
+                                 cudaStream_t stream, unsigned launches);
 /* The same with the co-residency bound `bound` (gs_cuda_kernel_bound's) known. */
 gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
                                   gs_dim3 block, size_t shared_bytes, void **args,
-                                  cudaStream_t stream, unsigned bound);
+                                  cudaStream_t stream, unsigned bound, unsigned launches);
 /* gs_backend_ops.launch */
 gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns);
 
@@ -126,6 +136,9 @@ void gs_cuda_barrier_release(gs_device *dev, gs_barrier *b);
 /* local_cuda.c: gs_backend_ops.stream_sync, .local_prepare */
 gs_status gs_cuda_stream_sync(gs_device *dev, void *stream);
 gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned words, void *stream);
+
+/* multi_cuda.c: gs_backend_ops.peer_access */
+gs_status gs_cuda_peer_access(gs_device *dev, gs_device *peer);
 #endif
 
 #endif

@@ -26,4 +26,5 @@ const gs_backend_ops gs_cuda_ops = {
     .barrier_release = gs_cuda_barrier_release,
     .stream_sync = gs_cuda_stream_sync,
     .local_prepare = gs_cuda_local_prepare,
+    .peer_access = gs_cuda_peer_access,
 };

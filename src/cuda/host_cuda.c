@@ -136,7 +136,8 @@ static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, g
     }
     if (e != cudaSuccess)
         return gs_cuda_fail(&d->base, e, "clearing the acknowledgement");
-    s = gs_cuda_enqueue_bounded(d, kernel, b->algo, grid, block, shared_bytes, args, stream, bound);
+    s = gs_cuda_enqueue_bounded(d, kernel, b->algo, grid, block, shared_bytes, args, stream, bound,
+                                1);
     if (s != GS_OK || !c)
         return s;
     e = cudaEventRecord(c->timed ? c->stop : c->done, stream);

@@ -49,26 +49,33 @@ gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_alg
                                    gs_dim3 grid, gs_dim3 block, size_t shared_bytes, void **args,
                                    cudaStream_t stream)
 {
+    return gs_cuda_enqueue_beside(d, kernel, algo, grid, block, shared_bytes, args, stream, 1);
+}
+
+gs_status gs_cuda_enqueue_beside(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
+                                 gs_dim3 block, size_t shared_bytes, void **args,
+                                 cudaStream_t stream, unsigned launches)
+{
     unsigned bound = 0;
     gs_status s =
         gs_cuda_kernel_bound(d, kernel, block.x * block.y * block.z, shared_bytes, &bound);
     return s != GS_OK ? s
                       : gs_cuda_enqueue_bounded(d, kernel, algo, grid, block, shared_bytes, args,
-                                                stream, bound);
+                                                stream, bound, launches);
 }
 
 gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
                                   gs_dim3 block, size_t shared_bytes, void **args,
-                                  cudaStream_t stream, unsigned bound)
+                                  cudaStream_t stream, unsigned bound, unsigned launches)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attrs[2];
     unsigned cs = 1, n = 0;
     unsigned groups = grid.x * grid.y * grid.z, group_size = block.x * block.y * block.z;
     gs_status s;
-    if (groups == 0)
+    if (groups == 0 || launches == 0)
         return GS_ERR_INVALID_ARGUMENT;
-    if (groups > bound)
+    if ((uint64_t)groups * launches > bound)
         return GS_ERR_TOO_MANY_GROUPS;
     if (algo == GS_ALGO_CLUSTER && (s = gs_cuda_pick_cluster(d, kernel, groups, grid.x, group_size,
                                                              shared_bytes, &cs)) != GS_OK)
@@ -79,7 +86,7 @@ gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo
     gs_cuda_set_grid(&cfg, grid, block, shared_bytes, stream);
     memset(attrs, 0, sizeof attrs);
     int coop_slot = -1;
-    if (d->coop && !(cs > 1 && d->cluster_coop == 0)) {
+    if (d->coop && launches == 1 && !(cs > 1 && d->cluster_coop == 0)) {
         attrs[n].id = cudaLaunchAttributeCooperative;
         attrs[n].val.cooperative = 1;
         coop_slot = (int)n++;

@@ -5,7 +5,7 @@ if(NOT GRIDSYNC_CUDA)
   return()
 endif()
 
-foreach(t cuda_barrier cuda_weak cuda_user_api cuda_local)
+foreach(t cuda_barrier cuda_weak cuda_user_api cuda_local cuda_multi)
   add_executable(${t} ${PROJECT_SOURCE_DIR}/tests/${t}.cu)
   target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src
                                           ${PROJECT_SOURCE_DIR}/tests)
@@ -24,6 +24,10 @@ add_test(NAME cuda_user_api COMMAND cuda_user_api)
 set_tests_properties(cuda_user_api PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_RETURN_CODE 77)
 add_test(NAME cuda_local COMMAND cuda_local)
 set_tests_properties(cuda_local PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_RETURN_CODE 77)
+# The barrier across devices; GS_TEST_MULTI_DEVICES names the GPUs (default 0,0: two
+# ranks on one GPU).
+add_test(NAME cuda_multi COMMAND cuda_multi)
+set_tests_properties(cuda_multi PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_RETURN_CODE 77)
 add_test(NAME cuda_weak_count COMMAND cuda_weak)
 set_tests_properties(cuda_weak_count PROPERTIES LABELS "cuda;weak" TIMEOUT 300 SKIP_RETURN_CODE 77)
 

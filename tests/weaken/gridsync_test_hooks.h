@@ -7,7 +7,8 @@
  * library again with one of these and expect its checks to fail:
  *   GS_WEAKEN_ORDER  every acquire and release becomes relaxed, fences vanish;
  *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early (naive, whose
- *                    arrivals are work-items: one group's arrivals early).
+ *                    arrivals are work-items: one group's arrivals early); the barrier
+ *                    across devices (gridsync/multi.h) waits for one device fewer.
  */
 #ifndef GRIDSYNC_TEST_HOOKS_H
 #define GRIDSYNC_TEST_HOOKS_H
@@ -26,6 +27,9 @@
 #undef gs_poll_load
 #undef gs_poll_acquire
 #undef gs_flag_store_release
+#undef gs_store_fenced_sys
+#undef gs_fence_acq_rel_sys
+#undef gs_poll_acquire_sys
 #define gs_load_acquire(p) gs_load_relaxed(p)
 #define gs_store_release(p, v) gs_store_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_fetch_add_relaxed((p), (v))
@@ -39,6 +43,9 @@
 #define gs_poll_load(p) gs_load_relaxed(p)
 #define gs_poll_acquire() ((void)0)
 #define gs_flag_store_release(p, k, v) gs_flag_store_relaxed((p), (k), (v))
+#define gs_store_fenced_sys(p, v) gs_store_relaxed_sys((p), (v))
+#define gs_fence_acq_rel_sys() ((void)0)
+#define gs_poll_acquire_sys() ((void)0)
 #endif
 
 #if defined(GS_WEAKEN_COUNT) && GS_WEAKEN_COUNT

@@ -44,6 +44,7 @@ enum {
     OPT_MATRIX = 1u << 20,
     OPT_TILE = 1u << 21,
     OPT_VARIANTS = 1u << 22,
+    OPT_DEVICES = 1u << 23,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -64,6 +65,7 @@ typedef struct cli_options {
     unsigned tiles[CLI_MAX_LIST], n_tiles;   /* bench wavefront --tile: 16, 32, 64 */
     char variants[CLI_MAX_LIST][16];         /* bench wavefront --variants: local variants */
     unsigned n_variants;
+    unsigned device_list[CLI_MAX_LIST], n_device_list; /* bench multi --devices: one a rank */
     unsigned block;      /* work-items per group; 0 = the experiment's default */
     unsigned tile;       /* bench sor: a tile's side in cells; 0 = the default */
     unsigned iters;      /* 0 = the experiment's default */
@@ -202,6 +204,7 @@ void bench_stencil_summary(const bench_table *t, FILE *f);
 int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t);
 void bench_wavefront_summary(const bench_table *t, FILE *f);
 int cmd_pi(const cli_options *o);
+int cmd_multi(const cli_options *o);
 int cmd_testsync(const cli_options *o);
 
 #endif

@@ -103,6 +103,17 @@ static const cli_command experiments[] = {
      OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS |
          OPT_STEPS | OPT_TIMEOUT | OPT_QUICK,
      cmd_pi, NULL, NULL, NULL, 0, 0},
+    {"multi", "[--devices LIST] [options]",
+     "A grid barrier across devices (gridsync/multi.h): ns per barrier against ending the\n"
+     "kernel on every device and waiting for all on the host. --devices lists the ranks'\n"
+     "device indices (cuda: GPU ordinals, the same one twice for two ranks on a GPU;\n"
+     "cpu: 0 as often as devices to emulate); default 1, 2, 4, 8 GPUs as present, or 1, 2\n"
+     "and 4 emulated devices. --groups per device, default one and eight per SM within\n"
+     "what fits beside the GPU's other ranks (cpu: 1 and 2). Each grid passes a\n"
+     "message-passing check before it is timed; the median of --repeats launches.",
+     OPT_BACKEND | OPT_DEVICES | OPT_GROUPS | OPT_BLOCK | OPT_ITERS | OPT_REPEATS | OPT_TIMEOUT |
+         OPT_QUICK | OPT_CSV | OPT_JSON,
+     cmd_multi, NULL, NULL, NULL, 0, 0},
 #endif
 };
 

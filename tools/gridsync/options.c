@@ -48,6 +48,9 @@ static const struct cli_opt {
      "                    a GPU, 4 cpu, 8 OpenCL)"},
     {"variants", OPT_VARIANTS, "LIST",
      "wavefront local variants: tile, row, kK, rows, rows-kK (K 1 to 1024), at most 64"},
+    {"devices", OPT_DEVICES, "LIST",
+     "0 to 1024 each, at most 32: bench multi's devices, one a rank, by index in the\n"
+     "                    back end (the same index twice: two ranks on one device)"},
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
@@ -248,6 +251,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_MATRIX: return parse_list(v, o->matrix, &o->n_matrix, 1, 65536);
     case OPT_TILE: o->n_tiles = 0; return each_element(v, take_tile, o);
     case OPT_VARIANTS: o->n_variants = 0; return each_element(v, take_variant, o);
+    case OPT_DEVICES: return parse_list(v, o->device_list, &o->n_device_list, 0, 1024);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;
