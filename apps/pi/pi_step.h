@@ -21,9 +21,49 @@ typedef unsigned long long gsp_u64;
 
 enum { GSP_WAY_HOST = 0, GSP_WAY_BARRIER = 1, GSP_WAY_TICKET = 2 };
 
-/* This work-item's steps, then the group's sum by a tree over scratch (a slot per
- * work-item: the cpu back end has no group-local memory, and the tree runs once per
- * launch); work-item 0 stores the group's partial. */
+/* The group's sum of every work-item's v, valid on work-item 0. CUDA: shuffles within
+ * each warp, the warps' sums through shared memory, shuffles again; elsewhere a tree
+ * over the group's slots in scratch (the cpu back end has no group-local memory). */
+#if defined(__CUDACC__)
+GSP_FN double gsp_group_sum(GSP_GLOBAL double *mine, double v)
+{
+    __shared__ double warps[32];
+    unsigned lid = gs_local_id(), size = gs_local_size();
+    unsigned width = size < 32u ? size : 32u;
+    unsigned lanes = width == 32u ? 0xffffffffu : (1u << width) - 1u;
+    (void)mine;
+    for (unsigned o = width / 2u; o > 0u; o /= 2u)
+        v += __shfl_down_sync(lanes, v, o, width);
+    if (size <= 32u)
+        return v;
+    gs_group_barrier(); /* an earlier call's reads of warps[] are done */
+    if (lid % 32u == 0u)
+        warps[lid / 32u] = v;
+    gs_group_barrier();
+    if (lid < 32u) {
+        v = lid < size / 32u ? warps[lid] : 0.0;
+        for (unsigned o = 16u; o > 0u; o /= 2u)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    return v;
+}
+#else
+GSP_FN double gsp_group_sum(GSP_GLOBAL double *mine, double v)
+{
+    unsigned lid = gs_local_id(), size = gs_local_size();
+    gs_group_barrier(); /* an earlier call's reads of the slots are done */
+    mine[lid] = v;
+    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
+        gs_group_barrier();
+        if (lid < span)
+            mine[lid] += mine[lid + span];
+    }
+    return mine[0];
+}
+#endif
+
+/* This work-item's steps, then the group's sum; work-item 0 stores the group's
+ * partial. */
 GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials, gsp_u64 steps)
 {
     unsigned lid = gs_local_id(), size = gs_local_size(), group = gs_group_id();
@@ -33,40 +73,26 @@ GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials,
         double x = ((double)i + 0.5) * h;
         sum += 4.0 / (1.0 + x * x);
     }
-    GSP_GLOBAL double *mine = scratch + (gsp_u64)group * size;
-    mine[lid] = sum;
-    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
-        gs_group_barrier();
-        if (lid < span)
-            mine[lid] += mine[lid + span];
-    }
+    sum = gsp_group_sum(scratch + (gsp_u64)group * size, sum);
     if (lid == 0u)
-        partials[group] = mine[0] * h;
+        partials[group] = sum * h;
 }
 
 /* The partials summed by the whole finishing group: work-item k adds partials k, k +
- * size, ... in order, then the same tree as gsp_partial over its scratch slots. One
- * work-item alone took the partials' loads one after another: at 1056 groups that was
- * most of the barrier and ticket ways' time at 10^6 steps on an H100 (0.137 and 0.089 ms
- * against the host's 0.028). Another order than the host's: the ways agree to 1e-12
- * relative, not bit for bit. */
+ * size, ... in order, then the group's sum. One work-item alone took the partials'
+ * loads one after another: at 1056 groups that was most of the barrier and ticket ways'
+ * time at 10^6 steps on an H100 (0.137 and 0.089 ms against the host's 0.028). Another
+ * order than the host's: the ways agree to 1e-12 relative, not bit for bit. */
 GSP_FN void gsp_total(GSP_GLOBAL double *scratch, GSP_GLOBAL const double *partials,
                       GSP_GLOBAL double *result)
 {
     unsigned lid = gs_local_id(), size = gs_local_size(), groups = gs_num_groups();
-    GSP_GLOBAL double *mine = scratch + (gsp_u64)gs_group_id() * size;
     double sum = 0.0;
     for (unsigned g = lid; g < groups; g += size)
         sum += partials[g];
-    gs_group_barrier(); /* every slot read by gsp_partial's tree before it is reused */
-    mine[lid] = sum;
-    for (unsigned span = size / 2u; span > 0u; span /= 2u) {
-        gs_group_barrier();
-        if (lid < span)
-            mine[lid] += mine[lid + span];
-    }
+    sum = gsp_group_sum(scratch + (gsp_u64)gs_group_id() * size, sum);
     if (lid == 0u)
-        *result = mine[0];
+        *result = sum;
 }
 
 /* The whole kernel; `g` is begun on the state by the caller where there is one. Non-zero
