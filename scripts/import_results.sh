@@ -23,7 +23,8 @@ take() { [ -s "$1" ] && install -m 0644 "$1" "$2" || true; }
 for f in groups.csv jacobi.csv wavefront.csv sor.csv micro.csv libsync.csv sass.txt summary.txt; do take "$src/$f" "$dest/$f"; done
 for f in groups.json groups64.csv groups64.json iters.csv iters.json wgsize.csv wgsize.json memory.csv \
     groups_opencl.csv variants_floor.csv split.csv split.json split_opencl.csv jacobi.json wavefront.json sor.json registers.txt \
-    stencil.csv stencil.json pi.csv pi.json testsync.csv; do
+    stencil.csv stencil.json pi.csv pi.json testsync.csv multi.csv multi.json multi_one_gpu.csv \
+    multi_one_gpu.json; do
     take "$work/results/$f" "$dest/$f"
 done
 # bench thesis (stages cli_thesis, cli_thesis_opencl): thesis_{h,h_noloop,i,i_noloop,j}[_opencl].csv/.json
@@ -46,8 +47,8 @@ take "$logs/cli_check_opencl.log" "$dest/check_opencl_nvidia.txt"
 take "$logs/cli_check_ocl12.log" "$dest/check_opencl_nvidia_seeds_fences.txt"
 take "$logs/memcheck.log" "$dest/compute_sanitizer_memcheck.txt"
 take "$logs/synccheck.log" "$dest/compute_sanitizer_synccheck.txt"
-for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cli_jacobi cli_stencil cli_testsync cli_pi \
-    cli_thesis cli_thesis_opencl; do take "$logs/$t.log" "$dest/$t.log"; done
+for t in cuda_barrier cuda_faults cuda_weak cuda_weak_lines cuda_user_api cuda_local cuda_multi cli_jacobi cli_stencil \
+    cli_testsync cli_pi cli_thesis cli_thesis_opencl cli_multi cli_multi_one_gpu; do take "$logs/$t.log" "$dest/$t.log"; done
 
 if command -v gnuplot >/dev/null; then
     bash "$(dirname "$0")/plot.sh" "$dest"
