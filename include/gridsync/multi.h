@@ -141,9 +141,8 @@ GS_DEVICE void gs_multi_publish(const gs_grid *g, gs_u32 value)
  * that is not a device's state of a barrier across devices is left untouched
  * (GS_ERR_BAD_STATE at the host); a grid of another group count than the state's raises
  * the abort (GS_ABORT_BAD_GRID) and tells the other devices, which then leave too. */
-GS_DEVICE gs_multi_grid gs_multi_begin(GS_GLOBAL gs_word *state)
+GS_DEVICE gs_grid_fields gs_multi_open(GS_GLOBAL gs_word *state)
 {
-    gs_multi_grid m;
     gs_grid_fields f = gs_grid_open_as(state, GS_MULTI_MAGIC, GS_MULTI_ALGO_ID, GS_MULTI_ALGO_ID);
     if (gs_bad_of(f.aux) != GS_ABORT_BAD_STATE) {
         gs_u32 rank = gs_load_relaxed(&state[GS_HDR_MULTI_RANK]);
@@ -153,7 +152,20 @@ GS_DEVICE gs_multi_grid gs_multi_begin(GS_GLOBAL gs_word *state)
         else
             f.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
     }
-    m.g = gs_grid_publish(&f);
+    return f;
+}
+
+/* The grid's fields, made where they are needed (GS_GRID_BEGIN: on CUDA the representative
+ * alone reads the header). */
+GS_DEVICE gs_grid gs_multi_grid_begin(GS_GLOBAL gs_word *state)
+{
+    GS_GRID_BEGIN(f = gs_multi_open(state);)
+}
+
+GS_DEVICE gs_multi_grid gs_multi_begin(GS_GLOBAL gs_word *state)
+{
+    gs_multi_grid m;
+    m.g = gs_multi_grid_begin(state);
     if (gs_launch_bad(&m.g) == GS_ABORT_BAD_GRID && gs_g_first(&m.g))
         gs_multi_tell(&m.g);
     return m;
