@@ -139,6 +139,7 @@ CUDA_WEAK=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_weak 2>/dev/null 
 CUDA_USER_API=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_user_api 2>/dev/null | head -1)
 CUDA_LOCAL=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_local 2>/dev/null | head -1)
 CUDA_MULTI=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_multi 2>/dev/null | head -1)
+CUDA_MULTI_NCCL=$(find "$BUILD/tests" -maxdepth 1 -type f -name cuda_multi_nccl 2>/dev/null | head -1)
 if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     # no cmocka, or tests/CMakeLists.txt does not include src/cuda/tests.cmake: by hand,
     # against the in-tree library with every back end (libgridsync_all.a)
@@ -149,6 +150,15 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
             "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests -Itests/weaken "tests/$t.cu" $libs \
                 -cudart shared -lpthread -o "$WORK/$t" || return 1
         done
+        # the NCCL path's one-GPU test, where gridsync_nccl was built (NCCL found)
+        local nccl_dir
+        nccl_dir=$(dirname "$(find /usr/local/cuda/ /usr/local/cuda/lib /usr/local/cuda/lib64 \
+            /usr/lib/x86_64-linux-gnu -maxdepth 1 -name 'libnccl.so*' 2>/dev/null | head -1)")
+        if [ -f "$BUILD/src/libgridsync_nccl.a" ] && [ "$nccl_dir" != . ]; then
+            "$NVCC" -arch=sm_90 -O2 -std=c++17 -Iinclude -Isrc -Itests tests/cuda_multi_nccl.cu \
+                "$BUILD/src/libgridsync_nccl.a" $libs -L"$nccl_dir" -lnccl -Xlinker -rpath="$nccl_dir" \
+                -cudart shared -lpthread -o "$WORK/cuda_multi_nccl" || return 1
+        fi
     }
     export -f build_tests
     stage build_tests 240 build_tests
@@ -157,6 +167,7 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
     CUDA_USER_API="$WORK/cuda_user_api"
     CUDA_LOCAL="$WORK/cuda_local"
     CUDA_MULTI="$WORK/cuda_multi"
+    CUDA_MULTI_NCCL="$WORK/cuda_multi_nccl"
 fi
 
 # ---- 3. SASS: the barrier's instructions, per protocol ---------------------------------
@@ -222,6 +233,8 @@ else
     [ -x "${CUDA_LOCAL:-}" ] && stage cuda_local 90 "$CUDA_LOCAL"
     # a barrier across devices: two ranks on GPU 0 (GS_TEST_MULTI_DEVICES names others)
     [ -x "${CUDA_MULTI:-}" ] && stage cuda_multi 120 "$CUDA_MULTI"
+    # the NCCL path, one rank on GPU 0 (multicast off, as everywhere)
+    [ -x "${CUDA_MULTI_NCCL:-}" ] && stage cuda_multi_nccl 120 env NCCL_NVLS_ENABLE=0 "$CUDA_MULTI_NCCL"
     # examples/cuda_ring.cu: the README's first CUDA program, asynchronous launch and collect
     [ -x "$BUILD/examples/example_cuda" ] && stage example_cuda 60 "$BUILD/examples/example_cuda"
     [ -x "$CUDA_BARRIER" ] && stage cuda_barrier 200 "$CUDA_BARRIER"
