@@ -82,6 +82,25 @@ int main()
         printf("ncclCommInitAll: %s: skipped\n", ncclGetErrorString(nr));
         return 77;
     }
+    { /* what NCCL gives one rank: printed, for the record */
+        int version = 0;
+        void *mem = nullptr;
+        ncclWindow_t w = nullptr;
+        cudaPointerAttributes pa = {};
+        ncclGetVersion(&version);
+        ncclResult_t a = ncclMemAlloc(&mem, 1u << 21);
+        ncclResult_t b = a == ncclSuccess ? ncclCommWindowRegister(comm, mem, 1u << 21, &w,
+                                                                   NCCL_WIN_COLL_SYMMETRIC)
+                                          : a;
+        cudaError_t e = w ? cudaPointerGetAttributes(&pa, w) : cudaSuccess;
+        printf("  NCCL %d: ncclMemAlloc %d, window register %d, window %p (memory type %d, %s)\n",
+               version, (int)a, (int)b, (void *)w, (int)pa.type, cudaGetErrorString(e));
+        cudaGetLastError();
+        if (w)
+            ncclCommWindowDeregister(comm, w);
+        if (mem)
+            ncclMemFree(mem);
+    }
     gs_device_info info;
     gs_device_get_info(dev, &info);
     unsigned groups = info.compute_units;

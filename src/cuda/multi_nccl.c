@@ -66,6 +66,17 @@ static void release(gs_multi *m)
     free(p);
 }
 
+/* Whether kernels can read the window's handle (NCCL's device API dereferences it). */
+static int window_on_device(ncclWindow_t w)
+{
+    struct cudaPointerAttributes a;
+    if (!w || cudaPointerGetAttributes(&a, w) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
 /* The address of every rank's state, as this GPU reaches it. */
 static gs_status peer_addresses(gs_device *dev, nccl_part *p, int ranks, void **peers)
 {
@@ -151,8 +162,18 @@ gs_status gs_multi_create_nccl(gs_device *dev, void *nccl_comm, unsigned groups_
     m->rank[rank].state = &p->mem;
     void *peers[GS_MULTI_MAX_DEVICES];
     gs_status s = make_window(dev, p, m->bytes);
-    if (s == GS_OK)
+    /* The device API reads the window through its handle, which must then be device
+     * memory. NCCL 2.28.3 (the H100 machine's, under 2.28.9's headers) handed one rank on
+     * one GPU a host heap address: the table's kernel faulted on it. One rank needs no
+     * peer (its own allocation is the table); more ranks cannot go on. */
+    if (s == GS_OK && !window_on_device(p->window)) {
+        if (ranks == 1)
+            peers[0] = p->symmetric;
+        else
+            s = GS_ERR_UNSUPPORTED;
+    } else if (s == GS_OK) {
         s = peer_addresses(dev, p, ranks, peers);
+    }
     /* The kernels reach this rank's state through the window's mapping too, as the other
      * ranks do: one virtual address for it on this GPU (another, ncclMemAlloc's, would
      * be an alias, which PTX orders only with proxy fences). */
