@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli_jacobi.sh GRIDSYNC BACKEND DIR: `gridsync bench jacobi` with its defaults on a
-# host device: every method at every grid checked against the reference and timed, a
-# best row per method, the summary. (Bad sizes: cli_usage.sh.)
+# host device: every method at every grid in both forms checked against the reference
+# and timed, a best row per method and form, the summary; --form split alone; a bad
+# --form refused, naming the option and the value. (Bad sizes: cli_usage.sh.)
 set -u
 cli=$1 backend=$2 dir=$3
 mkdir -p "$dir"
@@ -11,9 +12,36 @@ cat "$dir/jacobi.txt"
 rows=$(grep -c '^jacobi,' "$dir/jacobi.csv")
 best=$(grep -c '^best,' "$dir/jacobi.csv")
 passed=$(grep -c ',pass$' "$dir/jacobi.csv")
-# the algo column, counted after the quoted device and platform are taken out
+# the algo column, counted after the quoted device and platform are taken out; the form
+# column is the one before check (empty for relaunch, which has none)
 methods=$(grep '^best,' "$dir/jacobi.csv" | sed 's/"[^"]*"//g' | cut -d, -f5 | sort -u | wc -l)
-echo "rows=$rows best=$best methods=$methods passed=$passed"
-[ "$methods" -ge 8 ] && [ "$best" -eq "$methods" ] && [ "$rows" -ge "$methods" ] &&
-    [ "$passed" -eq $((rows + best)) ] || exit 1
-grep -q 'ms/iter' "$dir/jacobi.txt" && grep -q '"n": 64' "$dir/jacobi.json" || exit 1
+formless=$(grep -c '^best,.*,,pass$' "$dir/jacobi.csv")
+sync=$(grep -c '^best,.*,sync,pass$' "$dir/jacobi.csv")
+split=$(grep -c '^best,.*,split,pass$' "$dir/jacobi.csv")
+echo "rows=$rows best=$best methods=$methods formless=$formless sync=$sync split=$split" \
+    "passed=$passed"
+[ "$methods" -ge 8 ] && [ "$split" -ge 7 ] && [ "$sync" -eq "$split" ] &&
+    [ "$((sync + formless))" -eq "$methods" ] && [ "$best" -eq "$((sync + split + formless))" ] &&
+    [ "$rows" -ge "$best" ] && [ "$passed" -eq $((rows + best)) ] || exit 1
+grep -q 'ms/iter' "$dir/jacobi.txt" && grep -q '"n": 64' "$dir/jacobi.json" &&
+    grep -q '"form": "split"' "$dir/jacobi.json" && grep -q 'x_sync' "$dir/jacobi.txt" || exit 1
+
+# One form: its rows and the relaunch baseline's, no other form's.
+"$cli" bench jacobi --backend "$backend" --repeats 1 --sizes 20:5 --groups 2 --form split \
+    --csv "$dir/split.csv" >"$dir/split.txt" || exit 1
+grep -q ',sync,pass$' "$dir/split.csv" && exit 1
+grep -q ',split,pass$' "$dir/split.csv" &&
+    grep -q '^jacobi,.*,relaunch,.*,,pass$' "$dir/split.csv" || exit 1
+
+# A bad or repeated form is refused before anything runs, naming --form and the value.
+for bad in sync,bogus split,split "" sync,; do
+    "$cli" bench jacobi --backend "$backend" --form "$bad" >"$dir/out" 2>"$dir/err"
+    rc=$?
+    if [ "$rc" -ne 2 ] || [ -s "$dir/out" ] ||
+        ! grep -q -- "--form: bad value '$bad'" "$dir/err"; then
+        echo "FAIL: --form '$bad' exited $rc" >&2
+        cat "$dir/err" >&2
+        exit 1
+    fi
+done
+echo "ok: bad --form values refused"

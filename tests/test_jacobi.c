@@ -1,7 +1,14 @@
 /* The Jacobi app (apps/jacobi) on the back end under test (GS_TEST_BACKEND): every
- * method it runs there computes exactly the sequential reference, on grids that do not
- * divide evenly, with one group and several, an odd and an even number of iterations;
- * a wrong result is caught and not timed; bad input is refused. */
+ * method it runs there computes exactly the sequential reference, in both forms, on
+ * grids that do not divide evenly, with one group and several, an odd and an even
+ * number of iterations; the split form's tiles partition the interior as its proof
+ * needs, and it stays exact with one group, a prime count (bands), tiles without inner
+ * cells, one cell wide, empty, or smaller than the group; a wrong result is caught and
+ * not timed; bad input is refused.
+ *
+ * Built with GSJ_WEAKEN_SPLIT (test weak_split_jacobi_cpu, against a library built the
+ * same way: the perimeter computed after gs_arrive publishes it) it runs only
+ * weakened_split_is_caught: the split form's check must catch that race. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,11 +18,33 @@
 #include <cmocka.h>
 
 #include "jacobi.h"
+#include "jacobi_step.h"
 #include "test_support.h"
 
 static gs_device *dev;
 static gs_device_info info;
 
+/* One configuration of one method in one form with groups of `size`, run once and
+ * checked: its status, with the mismatches and the error in *r. */
+static gs_status run_one(gs_algo method, gsj_form form, unsigned n, unsigned iters, unsigned groups,
+                         unsigned size, unsigned repeats, gsj_result *r)
+{
+    gsj_config cfg = {.n = n,
+                      .iters = iters,
+                      .seed = n * 31u + iters,
+                      .method = method,
+                      .form = form,
+                      .groups = groups,
+                      .group_size = size,
+                      .repeats = repeats};
+    gs_status s = gsj_run(dev, &cfg, r);
+    printf("  %-15s %-5s %3u^2 x %-3u %u x %u: %s, %llu cells differ, %.3f ms%s%s\n",
+           gs_algo_name(method), gsj_form_name(form), n, iters, groups, size, gs_status_string(s),
+           (unsigned long long)r->mismatches, r->ms_median, r->error[0] ? ": " : "", r->error);
+    return s;
+}
+
+#ifndef GSJ_WEAKEN_SPLIT
 /* Work-items per group: small teams on cpu, PoCL's 16 elsewhere. */
 static unsigned group_size(void) { return info.backend == GS_BACKEND_CPU ? 4u : 16u; }
 
@@ -57,30 +86,26 @@ static void reference_is_the_update(void **state)
     assert_true(start[0] != 0.0f || start[1] != 0.0f);
 }
 
-/* One configuration of one method, checked (and timed once, checked again). */
-static void expect_exact(gs_algo method, unsigned n, unsigned iters, unsigned groups)
+/* One configuration, checked (and timed once, checked again); groups capped at the
+ * method's bound. */
+static void expect_exact_sized(gs_algo method, gsj_form form, unsigned n, unsigned iters,
+                               unsigned groups, unsigned size)
 {
     unsigned bound = 0;
-    assert_int_equal(gsj_max_groups(dev, method, group_size(), &bound), GS_OK);
+    assert_int_equal(gsj_max_groups(dev, method, form, size, &bound), GS_OK);
     if (groups > bound)
         groups = bound;
-    gsj_config cfg = {.n = n,
-                      .iters = iters,
-                      .seed = n * 31u + iters,
-                      .method = method,
-                      .groups = groups,
-                      .group_size = group_size(),
-                      .repeats = 1};
     gsj_result r;
-    gs_status s = gsj_run(dev, &cfg, &r);
-    printf("  %-15s %3u^2 x %-3u %u x %u: %s, %llu cells differ, %.3f ms%s%s\n",
-           gs_algo_name(method), n, iters, groups, cfg.group_size, gs_status_string(s),
-           (unsigned long long)r.mismatches, r.ms_median, r.error[0] ? ": " : "", r.error);
-    assert_int_equal(s, GS_OK);
+    assert_int_equal(run_one(method, form, n, iters, groups, size, 1, &r), GS_OK);
     assert_int_equal(r.mismatches, 0);
     assert_true(r.ms_median > 0.0);
     if (method == GS_ALGO_AUTO)
         assert_true(r.algo == GS_ALGO_FLIP || r.algo == GS_ALGO_TREE);
+}
+
+static void expect_exact(gs_algo method, gsj_form form, unsigned n, unsigned iters, unsigned groups)
+{
+    expect_exact_sized(method, form, n, iters, groups, group_size());
 }
 
 static void every_method_is_exact(void **state)
@@ -89,17 +114,145 @@ static void every_method_is_exact(void **state)
     unsigned n_ms = methods(ms), groups = info.backend == GS_BACKEND_CPU ? 4u : info.compute_units;
     /* the six shared protocols, auto and relaunch at least */
     assert_true(n_ms >= 8);
-    for (unsigned m = 0; m < n_ms; ++m) {
-        expect_exact(ms[m], 37, 1, 1); /* one group, one iteration */
-        expect_exact(ms[m], 37, 7, 2); /* odd T: the result is in the second buffer */
-        expect_exact(ms[m], 37, 8,
-                     groups);         /* even T, 35^2 cells over a grid that does not divide them */
-        expect_exact(ms[m], 3, 5, 2); /* one interior cell: every work-item but one idles */
-        expect_exact(ms[m], 64, 50, groups);
+    for (unsigned m = 0; m < n_ms; ++m)
+        for (gsj_form f = GSJ_FORM_SYNC; f <= GSJ_FORM_SPLIT; ++f) {
+            expect_exact(ms[m], f, 37, 1, 1); /* one group, one iteration */
+            expect_exact(ms[m], f, 37, 7, 2); /* odd T: the result is in the second buffer */
+            /* even T, 35^2 cells over a grid that does not divide them */
+            expect_exact(ms[m], f, 37, 8, groups);
+            expect_exact(ms[m], f, 3, 5, 2); /* one interior cell: every work-item but one idles */
+            expect_exact(ms[m], f, 64, 50, groups);
+        }
+}
+
+/* The host's choice of tiles: the factor pair nearest a square, gx <= gy. */
+static void tiling_is_the_squarest_pair(void **state)
+{
+    static const unsigned want[][3] = {{1, 1, 1},     {2, 1, 2},     {4, 2, 2},     {7, 1, 7},
+                                       {12, 3, 4},    {16, 4, 4},    {132, 11, 12}, {1056, 32, 33},
+                                       {264, 12, 22}, {528, 22, 24}, {97, 1, 97}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; ++i) {
+        unsigned gx = 0, gy = 0;
+        gsj_tiling(want[i][0], &gx, &gy);
+        assert_int_equal(gx, want[i][1]);
+        assert_int_equal(gy, want[i][2]);
     }
 }
 
-/* A reference that differs in one cell: the check says FAIL, counts it, times nothing. */
+/* What the split form's proof (jacobi_step.h) needs of the tiles, for grids from one
+ * cell to more tiles than rows and columns, group sizes from 1 to more than a tile's
+ * cells: every interior cell is computed exactly once per iteration, by the group whose
+ * tile holds it, in its perimeter phase or its inner phase; a tile's inner cells read
+ * only its own cells and the fixed edges; every cell another group reads is perimeter;
+ * tiles differ by at most one row and column. The sweeps run on the host, one work-item
+ * at a time, into a buffer of their own each: a cell's count is the work-items that
+ * wrote it. */
+static void tiles_partition_the_interior(void **state)
+{
+    static const unsigned sides[] = {3, 4, 5, 6, 7, 9, 12, 37};
+    static const unsigned grids[] = {1, 2, 3, 4, 5, 6, 7, 11, 12, 20, 132};
+    static const unsigned sizes[] = {1, 3, 16};
+    for (size_t si = 0; si < sizeof sides / sizeof *sides; ++si)
+        for (size_t gi = 0; gi < sizeof grids / sizeof *grids; ++gi)
+            for (size_t zi = 0; zi < sizeof sizes / sizeof *sizes; ++zi) {
+                unsigned n = sides[si], groups = grids[gi], size = sizes[zi], gx, gy;
+                size_t cells = (size_t)n * n;
+                gsj_tiling(groups, &gx, &gy);
+                float *ones = malloc(cells * sizeof *ones), *out = malloc(cells * sizeof *out);
+                unsigned *owner = malloc(cells * sizeof *owner),
+                         *count = calloc(cells, sizeof *count);
+                unsigned char *inner = calloc(cells, 1);
+                assert_true(ones && out && owner && count && inner);
+                for (size_t c = 0; c < cells; ++c) {
+                    ones[c] = 1.0f;
+                    owner[c] = ~0u; /* the fixed edges: no group's */
+                }
+                unsigned min_rows = ~0u, max_rows = 0, min_cols = ~0u, max_cols = 0;
+                for (unsigned g = 0; g < groups; ++g) {
+                    gsj_tile t = gsj_tile_of(n, gx, gy, g);
+                    if (g % gx == 0) { /* each row of tiles once, each column once */
+                        min_rows = t.rows < min_rows ? t.rows : min_rows;
+                        max_rows = t.rows > max_rows ? t.rows : max_rows;
+                    }
+                    if (g < gx) {
+                        min_cols = t.cols < min_cols ? t.cols : min_cols;
+                        max_cols = t.cols > max_cols ? t.cols : max_cols;
+                    }
+                    for (unsigned i = t.row; i < t.row + t.rows; ++i)
+                        for (unsigned j = t.col; j < t.col + t.cols; ++j) {
+                            assert_int_equal(owner[i * n + j], ~0u); /* one tile per cell */
+                            owner[i * n + j] = g;
+                        }
+                    for (int phase = 0; phase < 2; ++phase)
+                        for (unsigned first = 0; first < size; ++first) {
+                            memset(out, 0, cells * sizeof *out);
+                            if (phase == 0)
+                                gsj_perimeter(ones, out, n, t, first, size);
+                            else
+                                gsj_inner(ones, out, n, t, first, size);
+                            for (size_t c = 0; c < cells; ++c)
+                                if (out[c] != 0.0f) {
+                                    count[c]++;
+                                    inner[c] = (unsigned char)phase;
+                                    assert_int_equal(owner[c], g); /* its own tile's cells */
+                                }
+                        }
+                }
+                assert_true(max_rows - min_rows <= 1 && max_cols - min_cols <= 1);
+                for (unsigned i = 0; i < n; ++i)
+                    for (unsigned j = 0; j < n; ++j) {
+                        size_t c = (size_t)i * n + j;
+                        int edge = i == 0 || j == 0 || i == n - 1 || j == n - 1;
+                        assert_int_equal(count[c], edge ? 0u : 1u);
+                        if (edge)
+                            continue;
+                        size_t near[4] = {c - 1, c + 1, c - n, c + n};
+                        for (int k = 0; k < 4; ++k) {
+                            unsigned o = owner[near[k]];
+                            if (o == ~0u || o == owner[c])
+                                continue;
+                            assert_false(inner[c]); /* read by another group: perimeter */
+                        }
+                    }
+                free(ones);
+                free(out);
+                free(owner);
+                free(count);
+                free(inner);
+            }
+}
+
+/* The split form on the shapes its tiles find hardest, with the protocols and cg (CUDA):
+ * one group (no perimeter at all), a prime count (bands of whole rows), tiles with no
+ * inner cells, one cell wide or empty (n small), tiles with fewer cells than the group
+ * has work-items, and grids whose tiles have all three parts. A device that holds fewer
+ * groups runs a shape with as many as it holds (printed; PoCL in CI: 2, its compute
+ * units), so the shapes of 2 groups carry those cases there too: 2 is prime, and n = 3
+ * and 4 give it an empty tile, a tile of one cell and tiles without inner cells. */
+static void split_form_is_exact(void **state)
+{
+    gs_algo ms[GS_ALGO_COUNT_ + 1];
+    unsigned n_ms = methods(ms), many = info.backend == GS_BACKEND_CPU ? 6u : 8u;
+    unsigned size = group_size();
+    for (unsigned m = 0; m < n_ms; ++m) {
+        if (!gsj_method_has_forms(ms[m]))
+            continue;
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 64, 9, 1); /* one tile, all inner */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 3, 5, 2);  /* tiles of 0 and 1 cell */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 4, 6, 2);  /* two 1-row tiles, no inner cells */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 37, 9, 7); /* 7 bands of 5 rows */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 40, 10, 5);
+        /* 4 x 4 interior over 4 x 5 tiles: one cell wide, one row or none, no inner cells */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 6, 7, 20);
+        /* 3 x 3 interior over 2 x 2 tiles of 1 to 4 cells, fewer than the work-items */
+        expect_exact_sized(ms[m], GSJ_FORM_SPLIT, 5, 6, 4, size * 2u);
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 4, 6, 7);      /* 2 rows in 7 bands: 5 empty */
+        expect_exact(ms[m], GSJ_FORM_SPLIT, 50, 20, many); /* perimeter, inner, both sides */
+        /* the shape the weakened build must fail on (weakened_split_is_caught) */
+        expect_exact_sized(ms[m], GSJ_FORM_SPLIT, 1026, 4, 4, 1);
+    }
+}
+
 static void a_wrong_result_fails(void **state)
 {
     enum { N = 20, T = 6 };
@@ -110,6 +263,7 @@ static void a_wrong_result_fails(void **state)
                       .iters = T,
                       .seed = 3,
                       .method = GS_ALGO_RELAUNCH,
+                      .form = GSJ_FORM_SPLIT, /* ignored by relaunch */
                       .groups = 1,
                       .group_size = group_size(),
                       .repeats = 3,
@@ -136,6 +290,12 @@ static void bad_input(void **state)
     c = ok;
     c.groups = 0;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c = ok;
+    c.form = (gsj_form)2;
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_null(gsj_form_name((gsj_form)2));
+    assert_false(gsj_method_has_forms(GS_ALGO_RELAUNCH));
+    assert_true(gsj_method_has_forms(GS_ALGO_FLIP) && gsj_method_has_forms(GS_ALGO_CG));
     assert_int_equal(gsj_run(dev, NULL, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gsj_run(dev, &ok, NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gsj_run(NULL, &ok, &r), GS_ERR_UNSUPPORTED);
@@ -148,20 +308,58 @@ static void bad_input(void **state)
         assert_false(gsj_method_supported(dev, GS_ALGO_RELAUNCH_GRAPH));
     }
     unsigned bound;
-    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, 0, &bound), GS_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, 4, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_SYNC, 0, &bound),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_SPLIT, 4, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, (gsj_form)2, 4, &bound),
+                     GS_ERR_INVALID_ARGUMENT);
 }
+
+#else
+/* The weakened split form: each group arrives, then computes its whole tile, so a
+ * neighbour released by the barrier reads perimeter cells of the iteration before (and
+ * overwrites cells of the other buffer still to be read). The check must see it. The
+ * race needs a released group to run while a late one is still in its tile, so the
+ * tiles are large (512 x 512 cells: at 64 x 64 about one run in ten differed), and the
+ * iterations few, leaving an early error no time to fade. Runs stop at the first that
+ * differs (on 2 shared cores: the first run in 56 of 100 tries, the fifth at worst).
+ * split_form_is_exact runs the same shape with the intact library. */
+static void weakened_split_is_caught(void **state)
+{
+    static const gs_algo algos[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_CENTRAL};
+    unsigned caught = 0, runs = 0;
+    for (unsigned k = 0; k < 30 && !caught; ++k) {
+        gsj_result r;
+        gs_status s = run_one(algos[k % 3], GSJ_FORM_SPLIT, 1026, 4, 4, 1, 0, &r); /* 2 x 2 tiles */
+        ++runs;
+        if (s == GS_ERR_CHECK_FAILED && r.mismatches > 0)
+            ++caught;
+        else
+            assert_int_equal(s, GS_OK); /* wrong, or right by luck: nothing else */
+    }
+    printf("  weakened split form: caught in run %u\n", runs);
+    assert_true(caught > 0);
+}
+#endif
 
 int main(void)
 {
     dev = test_open_or_skip();
     gs_device_get_info(dev, &info);
+#ifdef GSJ_WEAKEN_SPLIT
+    const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_split_is_caught)};
+#else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_is_the_update),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(tiling_is_the_squarest_pair),
+        cmocka_unit_test(tiles_partition_the_interior),
+        cmocka_unit_test(split_form_is_exact),
         cmocka_unit_test(every_method_is_exact),
     };
+#endif
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);
     return rc;

@@ -20,7 +20,8 @@ typedef struct gsj_session {
 
 typedef struct gsj_backend {
     int (*supported)(gs_device *dev, gs_algo method);
-    gs_status (*max_groups)(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out);
+    gs_status (*max_groups)(gs_device *dev, gs_algo method, int split, unsigned group_size,
+                            unsigned *out);
     /* Buffers, kernels, the barrier, a graph: everything outside the timed span. */
     gs_status (*open)(gsj_session *s);
     /* Loads the initial grid (untimed), then runs the T iterations: *ns their time. */
@@ -40,6 +41,10 @@ extern const gsj_backend gsj_cuda_backend;
 
 /* The methods no gridsync barrier runs: the app's own baselines. */
 int gsj_is_baseline(gs_algo method);
+
+/* Whether the configuration runs the split form's kernel (a persistent kernel in
+ * GSJ_FORM_SPLIT; the relaunch baselines ignore the form). */
+int gsj_runs_split(const gsj_config *c);
 
 /* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
  * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is

@@ -1,8 +1,9 @@
 /* apps/jacobi/jacobi.cl - the app's OpenCL kernels. The program the app builds is
  * gs_opencl_device_source() (gridsync's shim and protocols), then jacobi_step.h
- * (gsj_sweep), then this file: cmake/embed_text.cmake joins the last two at build
- * time, so there is no #include here (the run-time compiler has no include path).
- * Launches are 1-D: a work-item's place is its global id. */
+ * (gsj_sweep, and the split form's tiles), then this file: cmake/embed_text.cmake joins
+ * the last two at build time, so there is no #include here (the run-time compiler has no
+ * include path). Launches are 1-D: a work-item's place is its global id (sync form), or
+ * its group's tile and its local id (split form). */
 
 /* The persistent kernel of protocol p: every iteration in one launch, a barrier
  * between two (none after the last: the kernel's end orders it). */
@@ -19,11 +20,37 @@
         }                                                                                    \
     }
 
-/* One per protocol of gridsync's list (gridsync/protocols.h, in the device source), and
- * auto; the host names them gsj_persistent_<name>. */
-#define GSJ_CL_PERSISTENT_X(ID, name, value, text, desc) GSJ_CL_PERSISTENT(name)
+/* The split form's kernel of protocol p (jacobi_step.h: the tiles, and why this order
+ * is race-free): the group's perimeter, the arrival, its inner cells, the wait. T
+ * barriers: the arrival and the wait unconditional, the loop in the plain form of the
+ * sync kernel above, which PoCL 3.1 (work-items run one after another between
+ * barriers) compiles right. */
+#define GSJ_CL_SPLIT(p)                                                                      \
+    __kernel void gsj_split_##p(__global gs_word *state, __global float *a,                  \
+                                __global float *b, uint n, uint iters, uint gx, uint gy)     \
+    {                                                                                        \
+        gs_grid g = gs_grid_begin_##p(state);                                                \
+        for (uint t = 0u;; ++t) {                                                            \
+            gsj_perimeter(t % 2u ? b : a, t % 2u ? a : b, n,                                 \
+                          gsj_tile_of(n, gx, gy, (uint)get_group_id(0)),                     \
+                          (uint)get_local_id(0), (uint)get_local_size(0));                   \
+            gs_token token = gs_arrive_##p(&g);                                              \
+            gsj_inner(t % 2u ? b : a, t % 2u ? a : b, n,                                     \
+                      gsj_tile_of(n, gx, gy, (uint)get_group_id(0)), (uint)get_local_id(0),  \
+                      (uint)get_local_size(0));                                              \
+            if (gs_wait_token_##p(&g, token) != 0u || t + 1u == iters)                       \
+                return; /* a wait gave up (the launch reports it), or done */                \
+        }                                                                                    \
+    }
+
+/* One of each per protocol of gridsync's list (gridsync/protocols.h, in the device
+ * source), and auto; the host names them gsj_persistent_<name> and gsj_split_<name>. */
+#define GSJ_CL_PERSISTENT_X(ID, name, value, text, desc) \
+    GSJ_CL_PERSISTENT(name)                              \
+    GSJ_CL_SPLIT(name)
 GS_PROTOCOLS_SHARED(GSJ_CL_PERSISTENT_X)
 GSJ_CL_PERSISTENT(auto)
+GSJ_CL_SPLIT(auto)
 
 /* The relaunch baseline: one iteration per launch. */
 __kernel void gsj_step(__global const float *a, __global float *b, uint n)

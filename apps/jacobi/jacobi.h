@@ -10,11 +10,25 @@
  *   GS_ALGO_RELAUNCH_GRAPH  CUDA: those launches captured once into a CUDA graph,
  *                        instantiated outside the timed span, then replayed
  *
+ * each in one of two forms (gsj_config.form):
+ *
+ *   GSJ_FORM_SYNC    cells dealt round-robin over every work-item of the grid; each
+ *                    iteration ends with the barrier (gs_sync_<p>, grid.sync(), a launch)
+ *   GSJ_FORM_SPLIT   a tile per group (gsj_tiling); each iteration computes the tile's
+ *                    perimeter, the only cells other groups read, then gs_arrive_<p>, then
+ *                    the inner cells while the barrier completes, then gs_wait_token_<p>:
+ *                    the barrier hidden behind work no other group needs (jacobi_step.h
+ *                    proves it race-free). For cg: the same tiles with grid.sync() after
+ *                    the whole tile (nothing overlapped), which tells the tiling's effect
+ *                    from the overlap's. T barriers per run (the sync form: T - 1). The
+ *                    relaunch baselines ignore the form: a launch per iteration has no
+ *                    barrier to split; they run the sync form.
+ *
  * The problem: an n x n float grid; the edges keep their initial values; each interior
  * cell becomes 0.25f * ((left + right) + (up + down)) of the previous grid; T such
- * iterations. Initial values are pseudo-random in [0, 1) from a seed. Every method
- * computes each cell with that one expression in that order, so its result must equal
- * the sequential reference bit for bit (the comparison is exact). */
+ * iterations. Initial values are pseudo-random in [0, 1) from a seed. Every method, in
+ * either form, computes each cell with that one expression in that order, so its result
+ * must equal the sequential reference bit for bit (the comparison is exact). */
 #ifndef GSJ_JACOBI_H
 #define GSJ_JACOBI_H
 
@@ -30,11 +44,17 @@ extern "C" {
 #define GSJ_MIN_N 3u     /* an interior of at least one cell */
 #define GSJ_MAX_N 32768u /* cell indices stay within 32 bits (jacobi_step.h) */
 
+typedef enum gsj_form {
+    GSJ_FORM_SYNC = 0, /* a barrier between iterations (a zeroed config's) */
+    GSJ_FORM_SPLIT = 1 /* tiles, the barrier split around their inner cells */
+} gsj_form;
+
 typedef struct gsj_config {
     unsigned n;             /* grid side, GSJ_MIN_N..GSJ_MAX_N */
     unsigned iters;         /* T >= 1 */
     unsigned seed;          /* initial values */
     gs_algo method;         /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
+    gsj_form form;          /* GSJ_FORM_SYNC or GSJ_FORM_SPLIT (relaunch*: ignored) */
     unsigned groups;        /* groups (blocks, work-groups, teams) of every launch */
     unsigned group_size;    /* work-items per group */
     unsigned repeats;       /* timed runs after the checked warm-up; 0: the check alone */
@@ -60,16 +80,31 @@ void gsj_initial(unsigned n, unsigned seed, float *out);
  * in `out` (n * n floats). GS_ERR_OUT_OF_MEMORY or GS_ERR_INVALID_ARGUMENT. */
 gs_status gsj_reference(unsigned n, unsigned iters, unsigned seed, float *out);
 
-/* Whether `method` runs on this device. */
+/* Whether `method` runs on this device (in both forms). */
 int gsj_method_supported(gs_device *dev, gs_algo method);
 
-/* The most groups of `group_size` work-items that `method`'s kernel can have resident
- * at once on this device (the relaunch baselines: what one launch holds at once). */
-gs_status gsj_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out);
+/* Whether the form changes what `method` runs: not for the relaunch baselines. */
+int gsj_method_has_forms(gs_algo method);
+
+/* "sync" or "split"; NULL for a value that is neither. */
+const char *gsj_form_name(gsj_form form);
+
+/* The split form's tiles for `groups` groups: gx across, gy down, gx * gy == groups,
+ * the factor pair closest to the interior's aspect (square: 132 -> 11 x 12, 1056 -> 32 x
+ * 33), gx <= gy so that tiles are at least as wide as tall (rows are contiguous); a
+ * prime gives bands of whole rows (1 x groups). */
+void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy);
+
+/* The most groups of `group_size` work-items that the kernel of `method` in `form` can
+ * have resident at once on this device (the relaunch baselines: what one launch holds at
+ * once). */
+gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
+                         unsigned *out);
 
 /* Runs the solver once and compares it with the reference (GS_ERR_CHECK_FAILED and
  * out->mismatches when it differs: no time is then measured), then `repeats` timed
- * runs from the initial grid, each checked again. The first run is the warm-up. */
+ * runs from the initial grid, each checked again. The first run is the warm-up.
+ * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is neither). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
 
 /* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */

@@ -16,6 +16,7 @@ typedef struct cpu_job {
     gs_word *state;
     float *a, *b; /* b receives iteration 0 */
     unsigned n, iters;
+    unsigned gx, gy; /* the split form's tiles (gsj_tiling) */
 } cpu_job;
 
 /* This thread's place among every work-item of the launch (linear numbering). */
@@ -36,22 +37,45 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
                 return; /* done, or a wait gave up: the launch reports it */                    \
         }                                                                                       \
     }
-/* One per protocol of gridsync's list (gridsync/protocols.h), and auto. */
-#define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) GSJ_CPU_PERSISTENT(name)
+/* The split form's kernel of protocol p (jacobi_step.h: the tiles, and why this order
+ * is race-free): the group's perimeter, the arrival, its inner cells, the wait. T
+ * barriers: an unconditional pair keeps the loop in the one plain form. */
+#define GSJ_CPU_SPLIT(p)                                                            \
+    static void split_##p(void *arg)                                                \
+    {                                                                               \
+        const cpu_job *job = arg;                                                   \
+        gs_grid g = gs_grid_begin_##p(job->state);                                  \
+        for (unsigned t = 0;; ++t) {                                                \
+            float *src = t % 2u ? job->b : job->a, *dst = t % 2u ? job->a : job->b; \
+            gsj_tile tile = gsj_tile_of(job->n, job->gx, job->gy, gs_group_id());   \
+            gsj_perimeter(src, dst, job->n, tile, gs_local_id(), gs_local_size());  \
+            gs_token token = gs_arrive_##p(&g);                                     \
+            gsj_inner(src, dst, job->n, tile, gs_local_id(), gs_local_size());      \
+            if (gs_wait_token_##p(&g, token) != 0u || t + 1u == job->iters)         \
+                return; /* a wait gave up (the launch reports it), or done */       \
+        }                                                                           \
+    }
+/* One of each per protocol of gridsync's list (gridsync/protocols.h), and auto. */
+#define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) \
+    GSJ_CPU_PERSISTENT(name)                              \
+    GSJ_CPU_SPLIT(name)
 GS_PROTOCOLS_SHARED(GSJ_CPU_PERSISTENT_X)
 GSJ_CPU_PERSISTENT(auto)
+GSJ_CPU_SPLIT(auto)
 
-#define GSJ_CPU_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, persistent_##name},
+#define GSJ_CPU_ENTRY_X(ID, name, value, text, desc) \
+    {GS_ALGO_##ID, persistent_##name, split_##name},
 static const struct {
     gs_algo algo;
-    void (*kernel)(void *);
-} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto}};
+    void (*kernel)(void *), (*split)(void *);
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto, split_auto}};
 
-static void (*persistent_of(gs_algo method))(void *)
+/* Method's persistent kernel of the sync form, or of the split form. */
+static void (*persistent_of(gs_algo method, int split))(void *)
 {
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return persistent[i].kernel;
+            return split ? persistent[i].split : persistent[i].kernel;
     return NULL;
 }
 
@@ -87,12 +111,13 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *thread
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
     return method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method) != NULL && gsj_protocol_runs(dev, method));
+           (persistent_of(method, 0) != NULL && gsj_protocol_runs(dev, method));
 }
 
-static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+static gs_status cpu_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
+                                unsigned *out)
 {
-    (void)method; /* every kernel is a team of threads: the library's thread budget */
+    (void)method, (void)split; /* every kernel is a team of threads: the library's budget */
     return gs_device_max_groups(dev, group_size, out);
 }
 
@@ -118,7 +143,7 @@ static gs_status cpu_open(gsj_session *s)
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
-    if (cpu_max_groups(s->dev, s->cfg->method, s->cfg->group_size, &bound) != GS_OK ||
+    if (cpu_max_groups(s->dev, s->cfg->method, 0, s->cfg->group_size, &bound) != GS_OK ||
         s->cfg->groups > bound)
         return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS,
                         "%u groups of %u: more threads than the cpu back end runs", s->cfg->groups,
@@ -146,7 +171,8 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         return gsj_fail(s, st, "gs_barrier_native");
     memcpy(m->a, s->initial, bytes); /* the edges must be in both */
     memcpy(m->b, s->initial, bytes);
-    cpu_job job = {state, m->a, m->b, c->n, c->iters};
+    cpu_job job = {state, m->a, m->b, c->n, c->iters, 0, 0};
+    gsj_tiling(c->groups, &job.gx, &job.gy);
     double t0 = now_ns();
     if (c->method == GS_ALGO_RELAUNCH) {
         for (unsigned t = 0; st == GS_OK && t < c->iters; ++t) {
@@ -159,7 +185,7 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
     }
     st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
-                       persistent_of(c->method), &job);
+                       persistent_of(c->method, gsj_runs_split(c)), &job);
     *ns = now_ns() - t0;
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);

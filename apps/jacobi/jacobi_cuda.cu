@@ -13,30 +13,34 @@
 #include "jacobi_kernels.cuh"
 
 typedef void (*persistent_fn)(gs_word *, float *, float *, unsigned, unsigned);
+typedef void (*split_fn)(gs_word *, float *, float *, unsigned, unsigned, unsigned, unsigned);
 
-#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, gsj_persistent<gsj_##name>},
+#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) \
+    {GS_ALGO_##ID, gsj_persistent<gsj_##name>, gsj_split<gsj_##name>},
 static const struct {
     gs_algo algo;
     persistent_fn kernel;
-} persistent[] = {
-    GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>},
-    {GS_ALGO_AUTO, gsj_persistent<gsj_auto>},
-    {GS_ALGO_CG, gsj_persistent<gsj_cg>}};
+    split_fn split;
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){
+                      GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>, gsj_split<gsj_cluster>},
+                  {GS_ALGO_AUTO, gsj_persistent<gsj_auto>, gsj_split<gsj_auto>},
+                  {GS_ALGO_CG, gsj_persistent<gsj_cg>, gsj_split<gsj_cg>}};
 
-/* The kernel a method runs (the one-iteration kernel for the relaunch baselines). */
-static const void *kernel_of(gs_algo method)
+/* The kernel a method runs in the sync form, or the split form's (the one-iteration
+ * kernel for the relaunch baselines, in either). */
+static const void *kernel_of(gs_algo method, int split)
 {
     if (method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH)
         return (const void *)gsj_step;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return (const void *)persistent[i].kernel;
+            return split ? (const void *)persistent[i].split : (const void *)persistent[i].kernel;
     return NULL;
 }
 
 static int cuda_supported(gs_device *dev, gs_algo method)
 {
-    if (kernel_of(method) == NULL)
+    if (kernel_of(method, 0) == NULL)
         return 0;
     return gsj_is_baseline(method) || gsj_protocol_runs(dev, method);
 }
@@ -51,9 +55,10 @@ static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
 
 /* The gridsync kernels ask the library (it knows what a protocol's launch adds); the
  * baselines ask the occupancy API themselves, as a user would. */
-static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+static gs_status cuda_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
+                                 unsigned *out)
 {
-    const void *k = kernel_of(method);
+    const void *k = kernel_of(method, split);
     if (!gsj_is_baseline(method))
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
     int ordinal = 0, per_sm = 0, sms = 0;
@@ -175,11 +180,12 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
     if (e != cudaSuccess)
         return cuda_fail(s, e, "cudaEventRecord");
     if (c->method == GS_ALGO_CG) {
-        unsigned n = c->n, iters = c->iters;
+        unsigned n = c->n, iters = c->iters, gx, gy;
+        gsj_tiling(c->groups, &gx, &gy);
         gs_word *none = NULL;
-        void *args[] = {&none, &m->a, &m->b, &n, &iters};
-        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG), dim3(c->groups), dim3(c->group_size),
-                                        args, 0, m->stream);
+        void *args[] = {&none, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, gsj_runs_split(c)), dim3(c->groups),
+                                        dim3(c->group_size), args, 0, m->stream);
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
         e = cudaGraphLaunch(m->exec, m->stream);
     } else {
@@ -205,10 +211,12 @@ static gs_status cuda_run(gsj_session *s, double *ns)
         return cuda_fail(s, e, "reloading the initial grid");
     if (gsj_is_baseline(c->method))
         return run_baseline(s, m, ns);
-    unsigned n = c->n, iters = c->iters;
-    void *args[] = {&m->state, &m->a, &m->b, &n, &iters};
-    gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method), GS_DIM3_1D(c->groups),
-                                        GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
+    unsigned n = c->n, iters = c->iters, gx, gy;
+    gsj_tiling(c->groups, &gx, &gy);
+    void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
+    gs_status st =
+        gs_cuda_launch_timed(m->bar, kernel_of(c->method, gsj_runs_split(c)), GS_DIM3_1D(c->groups),
+                             GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }

@@ -1,13 +1,15 @@
-/* apps/jacobi/jacobi_kernels.cuh - the app's CUDA kernels: one persistent kernel
- * template, instantiated per barrier (each gridsync protocol, and cooperative groups'
+/* apps/jacobi/jacobi_kernels.cuh - the app's CUDA kernels: two persistent kernel
+ * templates, instantiated per barrier (each gridsync protocol, and cooperative groups'
  * grid.sync() for the cg baseline), and the relaunch baselines' one-iteration kernel.
- * Every one updates its cells with gsj_sweep (jacobi_step.h).
+ * gsj_persistent (the sync form) updates its cells with gsj_sweep, gsj_split (the split
+ * form: a tile per group) with gsj_perimeter and gsj_inner (jacobi_step.h).
  *
  * It compiles on its own, to read a kernel's registers and spills, e.g.
  *     nvcc -cubin -arch=sm_90 --fmad=false -Xptxas -v -x cu -I include -I apps/jacobi \
  *          -DGSJ_CUBIN=gsj_flip apps/jacobi/jacobi_kernels.cuh -o /dev/null
  * with GSJ_CUBIN one of gsj_<protocol> (central lockfree naive flip tree sharded auto
- * cluster) or gsj_cg; the one-iteration kernel gsj_step is always in the cubin. */
+ * cluster) or gsj_cg: both forms' kernels of that barrier; the one-iteration kernel
+ * gsj_step is always in the cubin. */
 #ifndef GSJ_JACOBI_KERNELS_CUH
 #define GSJ_JACOBI_KERNELS_CUH
 
@@ -23,13 +25,17 @@
 #define GSJ_CUDA_BLOCK 256
 #define GSJ_CUDA_BLOCKS_PER_SM 8
 
-/* A barrier policy: made once per thread before the first iteration, sync() between
- * two iterations, non-zero meaning "leave the kernel now". */
+/* A barrier policy: made once per thread before the first iteration; sync() between
+ * two iterations (the sync form), or arrive() and wait(token) around the work that no
+ * other group reads (the split form); non-zero meaning "leave the kernel now". */
 #define GSJ_GRIDSYNC_POLICY(p)                                                       \
     struct gsj_##p {                                                                 \
+        typedef gs_token token;                                                      \
         gs_grid g;                                                                   \
         __device__ explicit gsj_##p(gs_word *state) : g(gs_grid_begin_##p(state)) {} \
         __device__ gs_u32 sync() { return gs_sync_##p(&g); }                         \
+        __device__ token arrive() { return gs_arrive_##p(&g); }                      \
+        __device__ gs_u32 wait(token t) { return gs_wait_token_##p(&g, t); }         \
     };
 
 /* One per protocol of gridsync's shared list (gridsync/protocols.h), cluster and auto.
@@ -41,8 +47,11 @@ GSJ_GRIDSYNC_POLICY(cluster)
 GSJ_GRIDSYNC_POLICY(auto)
 
 /* The vendor's grid barrier as a user writes it: the grid group taken once, sync()
- * between iterations. It cannot fail (nor time out). */
+ * between iterations. It cannot fail (nor time out). In the split form it is the tiled
+ * baseline: the same tiles, grid.sync() after the whole tile, nothing overlapped, so
+ * that the tiling's effect and the overlap's can be told apart. */
 struct gsj_cg {
+    typedef unsigned token;
     cooperative_groups::grid_group grid;
     __device__ explicit gsj_cg(gs_word *) : grid(cooperative_groups::this_grid()) {}
     __device__ gs_u32 sync()
@@ -50,6 +59,8 @@ struct gsj_cg {
         grid.sync();
         return 0u;
     }
+    __device__ token arrive() { return 0u; }
+    __device__ gs_u32 wait(token) { return sync(); }
 };
 
 /* Every iteration in one launch, a barrier between two (none after the last: the
@@ -70,6 +81,32 @@ __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
     }
 }
 
+/* The split form (jacobi_step.h says why it is race-free): each group's tile, its
+ * perimeter before the arrival, its inner cells between arrival and wait. The tile is
+ * made again in each phase from gs_group_id(), a volatile read the compiler cannot hoist
+ * out of the loop, at the price of its three divisions per phase: made once from
+ * blockIdx.x, it was held in registers across the barrier beside the token (lockfree 31,
+ * cluster 30 registers against the tiled grid.sync() kernel's 28; tests/regs; now every
+ * one takes 32, the launch bounds' budget, without spilling). T barriers, where the
+ * sync form has T - 1: the last arrival has nothing to publish, but an unconditional
+ * arrive/wait pair keeps the loop in the plain form (one barrier per run). */
+template <class Barrier>
+__global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
+    gsj_split(gs_word *state, float *a, float *b, unsigned n, unsigned iters, unsigned gx,
+              unsigned gy)
+{
+    Barrier bar(state);
+    for (unsigned t = 0;; ++t) {
+        gsj_perimeter(t % 2u ? b : a, t % 2u ? a : b, n, gsj_tile_of(n, gx, gy, gs_group_id()),
+                      threadIdx.x, blockDim.x);
+        typename Barrier::token token = bar.arrive();
+        gsj_inner(t % 2u ? b : a, t % 2u ? a : b, n, gsj_tile_of(n, gx, gy, gs_group_id()),
+                  threadIdx.x, blockDim.x);
+        if (bar.wait(token) != 0u || t + 1u == iters)
+            return; /* a wait gave up (the launch reports it), or done */
+    }
+}
+
 /* The relaunch baselines: one iteration per launch. */
 __global__ void gsj_step(const float *a, float *b, unsigned n)
 {
@@ -78,6 +115,8 @@ __global__ void gsj_step(const float *a, float *b, unsigned n)
 
 #ifdef GSJ_CUBIN
 template __global__ void gsj_persistent<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned);
+template __global__ void gsj_split<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned,
+                                              unsigned, unsigned);
 #endif
 
 #endif

@@ -13,18 +13,20 @@
 
 extern const char gsj_cl_source[]; /* jacobi_step.h + jacobi.cl, embedded at build time */
 
-/* jacobi.cl's persistent kernels, from the same protocol list. */
-#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) {GS_ALGO_##ID, "gsj_persistent_" #name},
+/* jacobi.cl's persistent kernels of both forms, from the same protocol list. */
+#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) \
+    {GS_ALGO_##ID, "gsj_persistent_" #name, "gsj_split_" #name},
 static const struct {
     gs_algo algo;
-    const char *kernel;
-} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto"}};
+    const char *kernel, *split;
+} persistent[] = {
+    GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto", "gsj_split_auto"}};
 
-static const char *persistent_of(gs_algo method)
+static const char *persistent_of(gs_algo method, int split)
 {
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return persistent[i].kernel;
+            return split ? persistent[i].split : persistent[i].kernel;
     return NULL;
 }
 
@@ -32,12 +34,14 @@ static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GS_ALGO_RELAUNCH)
         return 1;
-    return persistent_of(method) != NULL && gsj_protocol_runs(dev, method);
+    return persistent_of(method, 0) != NULL && gsj_protocol_runs(dev, method);
 }
 
-static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+static gs_status cl_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
+                               unsigned *out)
 {
-    (void)method; /* OpenCL knows compute units, not a kernel's occupancy: the library's bound */
+    /* OpenCL knows compute units, not a kernel's occupancy: the library's bound */
+    (void)method, (void)split;
     return gs_device_max_groups(dev, group_size, out);
 }
 
@@ -95,10 +99,12 @@ static cl_int set_args(cl_kernel k, cl_uint count, const size_t *sizes, const vo
 }
 
 /* Arguments that do not change between runs: the relaunch steps alternate buffers by
- * kernel (a -> b, b -> a), the persistent kernel picks them by parity. */
+ * kernel (a -> b, b -> a), the persistent kernel picks them by parity; the split
+ * form's also takes its tiles. */
 static gs_status kernel_args(gsj_session *s, cl_impl *m)
 {
-    cl_uint n = s->cfg->n, iters = s->cfg->iters;
+    cl_uint n = s->cfg->n, iters = s->cfg->iters, gx, gy;
+    gsj_tiling(s->cfg->groups, &gx, &gy);
     cl_int err;
     if (s->cfg->method == GS_ALGO_RELAUNCH) {
         const size_t sz[3] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n};
@@ -112,10 +118,10 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
         if (st != GS_OK)
             return gsj_fail(s, st, "gs_barrier_native");
         cl_mem mstate = (cl_mem)state;
-        const size_t sz[5] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
-                              sizeof iters};
-        const void *v[5] = {&mstate, &m->a, &m->b, &n, &iters};
-        err = set_args(m->kernel, 5, sz, v);
+        const size_t sz[7] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
+                              sizeof iters,   sizeof gx,      sizeof gy};
+        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, &gx, &gy};
+        err = set_args(m->kernel, gsj_runs_split(s->cfg) ? 7 : 5, sz, v);
     }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
 }
@@ -139,7 +145,8 @@ static gs_status cl_open(gsj_session *s)
         if ((st = make_kernel(s, m, "gsj_step", &m->kernel)) != GS_OK ||
             (st = make_kernel(s, m, "gsj_step", &m->back)) != GS_OK)
             return st;
-    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method), &m->kernel)) != GS_OK) {
+    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method, gsj_runs_split(s->cfg)),
+                                 &m->kernel)) != GS_OK) {
         return st;
     }
     m->a = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);

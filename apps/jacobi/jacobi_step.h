@@ -1,13 +1,14 @@
 /* apps/jacobi/jacobi_step.h - one Jacobi iteration's share of one work-item, in the
- * common subset of C11, CUDA C++ and OpenCL C: every method of every back end (the
- * persistent kernels and the relaunch baselines) updates its cells with this function,
- * so they differ only in how iterations are separated.
+ * common subset of C11, CUDA C++ and OpenCL C, for both forms (jacobi.h) of every back
+ * end, so that kernels differ only in how iterations are separated:
  *
- * Cells are dealt round-robin over all work-items of the grid: work-item `first` of
- * `stride` takes interior cells first, first + stride, ... in row-major order of the
- * (n-2) x (n-2) interior. Neighbouring work-items take neighbouring cells (coalesced
- * on a GPU), every work-item of any grid gets work where there is any, and the row and
- * column advance by addition: no division per cell. */
+ *   sync form   gsj_sweep: cells dealt round-robin over all work-items of the grid
+ *   split form  gsj_tile_of, gsj_perimeter, gsj_inner: a tile per group
+ *
+ * In the sync form work-item `first` of `stride` takes interior cells first, first +
+ * stride, ... in row-major order of the (n-2) x (n-2) interior. Neighbouring work-items
+ * take neighbouring cells (coalesced on a GPU), every work-item of any grid gets work
+ * where there is any, and the row and column advance by addition: no division per cell. */
 #ifndef GSJ_JACOBI_STEP_H
 #define GSJ_JACOBI_STEP_H
 
@@ -44,6 +45,136 @@ GSJ_FN void gsj_sweep(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n
         if (j > w) { /* past the row's end: one row down, w columns back (n - w = 2) */
             j -= w;
             c += 2u;
+        }
+    }
+}
+
+/* ---- the split form: a tile per group ----------------------------------------------
+ *
+ * The G groups of the grid own gx x gy tiles of the interior (gx * gy == G, group
+ * ty * gx + tx owns tile (tx, ty); the host picks gx and gy, gsj_tiling). Each tile splits
+ * into its perimeter, the cells next to another group's tile (the only cells another
+ * group reads), and its inner cells, which read nothing but cells of their own tile and
+ * the fixed edges. A group's iteration t, from src into dst:
+ *
+ *   (1) gsj_perimeter   its perimeter cells, the group's work-items striding over them
+ *   (2) gs_arrive_<p>   its perimeter of dst is published
+ *   (3) gsj_inner       its inner cells, hiding the barrier
+ *   (4) gs_wait_token_<p>
+ *
+ * Why that is race-free (buffers ping-pong: dst of t is src of t + 1 and dst of t - 1).
+ * gs_arrive publishes everything the group's work-items did before it (it begins with a
+ * group barrier) to every group that has returned from its gs_wait_token of that
+ * episode, and a wait ends with a group barrier:
+ *  - read after write: iteration t + 1 reads, of other groups, their perimeters of dst_t
+ *    only; each wrote them in (1) of t, before its arrive(t), and our wait(t) returns
+ *    after every group's arrive(t). Its own cells of dst_t a group wrote in (1) and (3)
+ *    of t, before its wait(t).
+ *  - write after read: in t + 1 a group writes its own cells of dst_{t+1} = src_t. Other
+ *    groups read those (its perimeter) in (1) of t only, before their arrive(t), so
+ *    before our wait(t) returns; the group itself read them before its own wait(t).
+ *  - no group gets further ahead: a group in (1) or (3) of t + 1 has passed wait(t), so
+ *    every other group has finished (1) of t and at worst still runs its (3) of t, which
+ *    reads src_t and writes dst_t inside its own tile's inner cells, none of which the
+ *    group ahead reads (only perimeters) or writes (only its own tile).
+ * Every cell is still the one GSJ_AVERAGE of src: the result equals the reference bit
+ * for bit, whatever the tiling. */
+
+#define GSJ_MIN(x, y) ((x) < (y) ? (x) : (y))
+
+/* A group's tile, in cells of the whole n x n grid (the interior starts at row and
+ * column 1). top, bottom, left, right: 1 where that side's row or column is perimeter,
+ * i.e. another tile lies across it (not the fixed edge) and the cells are not already
+ * another side's. A tile may be empty (more tiles than rows or columns) or one cell
+ * wide: its perimeter then takes what there is and its inner part is empty. */
+typedef struct gsj_tile {
+    unsigned row, rows, col, cols;
+    unsigned top, bottom, left, right;
+} gsj_tile;
+
+/* Where part k of `parts` begins when `total` rows (or columns) are dealt by integer
+ * division: the first total % parts parts get one more, so parts differ by at most one.
+ * (No k * total product: G and n together would overflow 32 bits.) */
+GSJ_FN unsigned gsj_part_begin(unsigned k, unsigned total, unsigned parts)
+{
+    return k * (total / parts) + GSJ_MIN(k, total % parts);
+}
+
+/* Group `group`'s tile of gx x gy over the interior of an n x n grid: three divisions,
+ * cheap enough for a kernel to make it again in each phase rather than hold it in
+ * registers across its barrier (jacobi_kernels.cuh). */
+GSJ_FN gsj_tile gsj_tile_of(unsigned n, unsigned gx, unsigned gy, unsigned group)
+{
+    unsigned w = n - 2u, ty = group / gx, tx = group - ty * gx;
+    unsigned r0 = gsj_part_begin(ty, w, gy), r1 = gsj_part_begin(ty + 1u, w, gy);
+    unsigned c0 = gsj_part_begin(tx, w, gx), c1 = gsj_part_begin(tx + 1u, w, gx);
+    gsj_tile t;
+    t.row = 1u + r0;
+    t.rows = r1 - r0;
+    t.col = 1u + c0;
+    t.cols = c1 - c0;
+    t.top = GSJ_MIN(r0 > 0u ? 1u : 0u, t.rows);
+    t.bottom = GSJ_MIN(r1 < w ? 1u : 0u, t.rows - t.top);
+    t.left = GSJ_MIN(c0 > 0u ? 1u : 0u, t.cols);
+    t.right = GSJ_MIN(c1 < w ? 1u : 0u, t.cols - t.left);
+    return t;
+}
+
+/* One cell from a into b. */
+GSJ_FN void gsj_update(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned c)
+{
+    b[c] = GSJ_AVERAGE(a[c - 1u], a[c + 1u], a[c - n], a[c + n]);
+}
+
+/* The tile's perimeter, work-item `first` of `stride` of the group taking every
+ * stride-th cell: the top row's cells, the bottom row's, then the left column's and the
+ * right column's between them. No division: each piece is one row or one column.
+ * GSJ_WEAKEN_SPLIT (the test's weakened build, tests/CMakeLists.txt) leaves the
+ * perimeter to gsj_inner, after the arrival that publishes it: a real race. */
+GSJ_FN void gsj_perimeter(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, gsj_tile t,
+                          unsigned first, unsigned stride)
+{
+#ifdef GSJ_WEAKEN_SPLIT
+    (void)a, (void)b, (void)n, (void)t, (void)first, (void)stride;
+#else
+    unsigned mid = t.rows - t.top - t.bottom; /* rows between the top and bottom rows */
+    unsigned across = (t.top + t.bottom) * t.cols, tops = t.top * t.cols, lefts = t.left * mid;
+    for (unsigned p = first; p < across + (t.left + t.right) * mid; p += stride) {
+        unsigned i, j;
+        if (p < across) {
+            i = p < tops ? t.row : t.row + t.rows - 1u;
+            j = t.col + (p < tops ? p : p - tops);
+        } else {
+            unsigned q = p - across;
+            i = t.row + t.top + (q < lefts ? q : q - lefts);
+            j = q < lefts ? t.col : t.col + t.cols - 1u;
+        }
+        gsj_update(a, b, n, i * n + j);
+    }
+#endif
+}
+
+/* The tile's inner cells, dealt over the group's work-items as gsj_sweep deals the
+ * interior over the grid's (row-major, advancing by addition). */
+GSJ_FN void gsj_inner(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, gsj_tile t,
+                      unsigned first, unsigned stride)
+{
+#ifdef GSJ_WEAKEN_SPLIT
+    t.top = t.bottom = t.left = t.right = 0u; /* the whole tile, perimeter included */
+#endif
+    unsigned rows = t.rows - t.top - t.bottom, w = t.cols - t.left - t.right;
+    unsigned origin = (t.row + t.top) * n + t.col + t.left;
+    /* an empty part has no last cell: 0 ends the loop at once (every cell is >= n + 1) */
+    unsigned last = rows && w ? origin + (rows - 1u) * n + w - 1u : 0u;
+    w = w ? w : 1u; /* no division by 0 where there is nothing to do */
+    unsigned j = first % w, c = origin + (first / w) * n + j;
+    unsigned dj = stride % w, dc = (stride / w) * n + dj;
+    for (; c <= last; c += dc) {
+        gsj_update(a, b, n, c);
+        j += dj;
+        if (j >= w) { /* past the row's end: one row down, w columns back */
+            j -= w;
+            c += n - w;
         }
     }
 }

@@ -11,6 +11,32 @@ int gsj_is_baseline(gs_algo method)
     return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
 }
 
+int gsj_method_has_forms(gs_algo method)
+{
+    return method != GS_ALGO_RELAUNCH && method != GS_ALGO_RELAUNCH_GRAPH;
+}
+
+int gsj_runs_split(const gsj_config *c)
+{
+    return c->form == GSJ_FORM_SPLIT && gsj_method_has_forms(c->method);
+}
+
+const char *gsj_form_name(gsj_form form)
+{
+    return form == GSJ_FORM_SYNC ? "sync" : form == GSJ_FORM_SPLIT ? "split" : NULL;
+}
+
+/* The interior is square: the divisor of `groups` nearest its square root from below. */
+void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy)
+{
+    unsigned best = 1;
+    for (unsigned d = 1; groups && d <= groups / d; ++d)
+        if (groups % d == 0)
+            best = d;
+    *gx = best;
+    *gy = groups ? groups / best : 0;
+}
+
 int gsj_protocol_runs(gs_device *dev, gs_algo algo)
 {
     if (algo == GS_ALGO_AUTO)
@@ -72,14 +98,16 @@ int gsj_method_supported(gs_device *dev, gs_algo method)
     return be != NULL && be->supported(dev, method);
 }
 
-gs_status gsj_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
+gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
+                         unsigned *out)
 {
     const gsj_backend *be = backend_of(dev);
-    if (out == NULL || group_size == 0)
+    if (out == NULL || group_size == 0 || gsj_form_name(form) == NULL)
         return GS_ERR_INVALID_ARGUMENT;
     if (be == NULL || !be->supported(dev, method))
         return GS_ERR_UNSUPPORTED;
-    return be->max_groups(dev, method, group_size, out);
+    return be->max_groups(dev, method, form == GSJ_FORM_SPLIT && gsj_method_has_forms(method),
+                          group_size, out);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -109,7 +137,7 @@ static gs_status run_checked(const gsj_backend *be, gsj_session *s, const float 
 static int config_ok(const gsj_config *c)
 {
     return c->n >= GSJ_MIN_N && c->n <= GSJ_MAX_N && c->iters > 0 && c->groups > 0 &&
-           c->group_size > 0 && c->repeats <= 100000u;
+           c->group_size > 0 && c->repeats <= 100000u && gsj_form_name(c->form) != NULL;
 }
 
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)

@@ -2,7 +2,9 @@
 # tests/regs/check_registers.sh NVCC INCLUDE_DIR SOURCE - the register test: compiles the
 # reference user kernels of SOURCE (user_kernels.cu) with `nvcc -Xptxas -v` for sm_90 and
 # compares each gridsync kernel with the same kernel written with grid.sync() (the
-# `_vendor` one of its shape). No GPU is needed. Fails when a gridsync kernel spills,
+# `_vendor` one of its shape: for the split shape, the Jacobi app's tiles with gs_arrive /
+# gs_wait_token around the inner cells, the same tiles with grid.sync() after them). No
+# GPU is needed. Fails when a gridsync kernel spills,
 # uses more registers than the vendor's kernel of its shape, or (the message-passing
 # shape, whose vendor kernel needs fewer registers than the launch bounds allow) more
 # than the full-occupancy budget of its launch bounds (32: 2048 threads per SM), which

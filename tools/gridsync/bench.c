@@ -71,6 +71,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
     if (cli_open(o, &dev, &t.dev) != 0)
         return 2;
     t.wavefront = strcmp(e->name, "wavefront") == 0;
+    t.forms = strcmp(e->name, "jacobi") == 0;
     table_print_head(&t, stdout);
     int rc = e->run(dev, o, &t);
     table_show(&t, stdout);

@@ -3,12 +3,17 @@
  * T iterations on an N x N grid with every method: each barrier protocol and auto in
  * one persistent kernel, and the baselines a user would write instead: cg (CUDA's
  * grid.sync()), relaunch (a launch per iteration) and relaunch-graph (those launches
- * in a CUDA graph). Every configuration's result is first compared with a sequential
- * reference (exactly); one that differs is FAIL and not timed.
+ * in a CUDA graph). Each persistent method runs in both forms (--form, jacobi.h): sync, a
+ * barrier between iterations, and split, a tile per group whose inner cells hide the
+ * barrier (cg: the same tiles with grid.sync(), to tell the tiling's effect from the
+ * overlap's); the relaunch baselines have no form and run once. Every configuration's
+ * result is first compared with a sequential reference (exactly); one that differs is
+ * FAIL and not timed.
  *
- * Rows: `jacobi` for each method, size and grid; `best` for each method's fastest grid
- * at a size, whose ratios compare best with best. The ns/barrier column holds ns per
- * iteration here (T iterations, T - 1 barriers); the summary gives ms per iteration. */
+ * Rows: `jacobi` for each method, form, size and grid; `best` for each method's fastest
+ * grid in a form at a size, whose ratios compare best with best of that form. The
+ * ns/barrier column holds ns per iteration here (T iterations, T - 1 barriers; split: T);
+ * the summary gives ms per iteration. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,13 +90,15 @@ static double now_s(void)
 
 /* One method at one size and grid: a table row, and a line on stderr as soon as it is
  * measured. */
-static void measure(gs_device *dev, const cli_options *o, gs_algo method, const jsize *z,
-                    unsigned groups, unsigned block, const float *reference, bench_row *r)
+static void measure(gs_device *dev, const cli_options *o, gs_algo method, gsj_form form,
+                    const jsize *z, unsigned groups, unsigned block, const float *reference,
+                    bench_row *r)
 {
     gsj_config cfg = {.n = z->n,
                       .iters = z->iters,
                       .seed = JACOBI_SEED,
                       .method = method,
+                      .form = form,
                       .groups = groups,
                       .group_size = block,
                       .repeats = o->repeats,
@@ -101,6 +108,7 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, const 
     gs_status s = gsj_run(dev, &cfg, &res);
     r->experiment = "jacobi";
     r->algo = method;
+    r->form = gsj_method_has_forms(method) ? gsj_form_name(form) : NULL;
     r->groups = groups;
     r->block = block;
     r->iters = z->iters;
@@ -116,18 +124,51 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, const 
     char shown[40];
     snprintf(shown, sizeof shown, method == GS_ALGO_AUTO && s == GS_OK ? "%s (%s)" : "%s%.0s",
              gs_algo_name(method), gs_algo_name(res.algo));
-    cli_progress("jacobi %u^2 x %u: %-16s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n,
-                 z->iters, shown, groups, block, r->total_ms, res.ms_per_iter, r->check,
-                 res.error[0] ? ": " : "", res.error);
+    cli_progress("jacobi %u^2 x %u: %-16s %-5s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n,
+                 z->iters, shown, r->form ? r->form : "-", groups, block, r->total_ms,
+                 res.ms_per_iter, r->check, res.error[0] ? ": " : "", res.error);
 }
 
-/* Measures every method at every grid of one size. */
-static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
-                    const gs_algo *ms, unsigned n_ms, unsigned block)
+/* Measures every method at every grid of one size in one form, then adds the form's best
+ * rows. The methods without forms (relaunch) run in the first form only. */
+static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
+                    const gs_algo *ms, unsigned n_ms, unsigned block, gsj_form form, int first_form,
+                    const float *reference)
 {
     unsigned gl[CLI_MAX_LIST], n_g = o->n_groups ? o->n_groups : default_groups(&t->dev, o, gl);
     if (o->n_groups)
         memcpy(gl, o->groups, n_g * sizeof *gl);
+    unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
+    for (unsigned gi = 0; gi < n_g; ++gi)
+        for (unsigned m = 0; m < n_ms; ++m) {
+            unsigned groups = gl[gi], bound = 0;
+            if (!first_form && !gsj_method_has_forms(ms[m]))
+                continue;
+            /* Default grids stop at the method's own bound (and are run once each). */
+            if (!o->n_groups && gsj_max_groups(dev, ms[m], form, block, &bound) == GS_OK && bound &&
+                groups > bound)
+                groups = bound;
+            int seen = 0;
+            for (unsigned k = 0; k < n_done[m]; ++k)
+                seen |= done[m][k] == groups;
+            if (seen)
+                continue;
+            done[m][n_done[m]++] = groups;
+            bench_row *r = table_add(t);
+            if (r == NULL)
+                return 2;
+            measure(dev, o, ms[m], form, z, groups, block, reference, r);
+            table_show(t, stdout);
+        }
+    int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
+    table_show(t, stdout);
+    return rc;
+}
+
+/* Measures every method at every grid of one size, in each form named. */
+static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
+                    const gs_algo *ms, unsigned n_ms, unsigned block)
+{
     float *reference = malloc((size_t)z->n * z->n * sizeof *reference);
     double t0 = now_s();
     gs_status s =
@@ -139,31 +180,18 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
     }
     cli_progress("jacobi %u^2 x %u: reference computed on the host in %.1f s", z->n, z->iters,
                  now_s() - t0);
-    unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
-    for (unsigned gi = 0; gi < n_g; ++gi)
-        for (unsigned m = 0; m < n_ms; ++m) {
-            unsigned groups = gl[gi], bound = 0;
-            /* Default grids stop at the method's own bound (and are run once each). */
-            if (!o->n_groups && gsj_max_groups(dev, ms[m], block, &bound) == GS_OK && bound &&
-                groups > bound)
-                groups = bound;
-            int seen = 0;
-            for (unsigned k = 0; k < n_done[m]; ++k)
-                seen |= done[m][k] == groups;
-            if (seen)
-                continue;
-            done[m][n_done[m]++] = groups;
-            bench_row *r = table_add(t);
-            if (r == NULL) {
-                free(reference);
-                return 2;
-            }
-            measure(dev, o, ms[m], z, groups, block, reference, r);
-            table_show(t, stdout);
-        }
+    static const struct {
+        unsigned bit;
+        gsj_form form;
+    } forms[] = {{CLI_FORM_SYNC, GSJ_FORM_SYNC}, {CLI_FORM_SPLIT, GSJ_FORM_SPLIT}};
+    int rc = 0, first_form = 1;
+    for (unsigned f = 0; f < 2 && rc != 2; ++f) {
+        if (o->forms && !(o->forms & forms[f].bit))
+            continue;
+        rc = run_form(dev, o, t, z, ms, n_ms, block, forms[f].form, first_form, reference);
+        first_form = 0;
+    }
     free(reference);
-    int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
-    table_show(t, stdout);
     return rc;
 }
 
@@ -202,20 +230,39 @@ static void ratio(FILE *f, const char *name, double x)
         fprintf(f, "  %s %6s", name, "-");
 }
 
+/* A split best row's time over the same method's best in the sync form at its size (0:
+ * that did not run or pass). */
+static double over_sync(const bench_table *t, const bench_row *r)
+{
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *b = &t->rows[i];
+        if (b->any_grid && b->algo == r->algo && b->n == r->n && b->iters == r->iters && b->form &&
+            strcmp(b->form, "sync") == 0 && b->status == GS_OK && r->status == GS_OK &&
+            b->total_ms > 0)
+            return r->total_ms / b->total_ms;
+    }
+    return 0;
+}
+
 /* Each size's best rows: ms per iteration and the ratios that matter. */
 void bench_jacobi_summary(const bench_table *t, FILE *f)
 {
-    fprintf(f, "jacobi: each method at its fastest grid; ratios of total time to the fastest cg, "
-               "relaunch-graph and relaunch\n");
+    fprintf(f,
+            "jacobi: each method at its fastest grid in each form; ratios of total time to the "
+            "fastest cg of the\n  same form (split: cg's tiles with grid.sync()), relaunch-graph "
+            "and relaunch, and (split)\n  to the same method's fastest sync form\n");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         if (!r->any_grid)
             continue;
-        fprintf(f, "  %5u^2 x %-6u %-15s %6u x %-4u %11.3f ms %10.5f ms/iter", r->n, r->iters,
-                gs_algo_name(r->algo), r->groups, r->block, r->total_ms, r->total_ms / r->iters);
+        fprintf(f, "  %5u^2 x %-6u %-15s %-5s %6u x %-4u %11.3f ms %10.5f ms/iter", r->n, r->iters,
+                gs_algo_name(r->algo), r->form ? r->form : "-", r->groups, r->block, r->total_ms,
+                r->total_ms / r->iters);
         ratio(f, "x_cg", table_ratio(t, r, GS_ALGO_CG));
         ratio(f, "x_graph", table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
         ratio(f, "x_relnch", table_ratio(t, r, GS_ALGO_RELAUNCH));
+        if (r->form && strcmp(r->form, "split") == 0)
+            ratio(f, "x_sync", over_sync(t, r));
         fputc('\n', f);
     }
 }

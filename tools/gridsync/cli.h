@@ -45,6 +45,7 @@ enum {
     OPT_TILE = 1u << 21,
     OPT_VARIANTS = 1u << 22,
     OPT_DEVICES = 1u << 23,
+    OPT_FORM = 1u << 24,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -79,6 +80,7 @@ typedef struct cli_options {
      * gs_algo_supported does not list it) where flip and tree run */
     int takes_auto;
     unsigned appendix; /* bench thesis --appendix: CLI_APPENDIX_* bits; 0 = all three */
+    unsigned forms;    /* bench jacobi --form: CLI_FORM_* bits; 0 = both */
     /* Set by bench thesis for the experiments it runs through bench_groups, bench_iters
      * and bench_memory: */
     const char *experiment; /* the rows' experiment name; NULL: the experiment's own */
@@ -89,6 +91,9 @@ typedef struct cli_options {
 #define CLI_APPENDIX_H 1u /* the thesis's time against work-groups */
 #define CLI_APPENDIX_I 2u /* time against iterations */
 #define CLI_APPENDIX_J 4u /* memory against work-groups */
+
+#define CLI_FORM_SYNC 1u  /* bench jacobi: a barrier between iterations */
+#define CLI_FORM_SPLIT 2u /* bench jacobi: tiles, the barrier split around their inner cells */
 
 /* One measured configuration: a row of every table. */
 typedef struct bench_row {
@@ -112,6 +117,9 @@ typedef struct bench_row {
     char variant[16];
     unsigned tile;
     double gcups, x_relaunch, x_global;
+    /* bench jacobi: "sync" or "split"; NULL elsewhere, and for a method that has no
+     * forms (relaunch), whose rows are then the base of every form's */
+    const char *form;
 } bench_row;
 
 typedef struct bench_table {
@@ -122,6 +130,7 @@ typedef struct bench_table {
     double max_spread;
     gs_device_info dev;
     int wavefront; /* rows of bench wavefront: its own columns on stdout */
+    int forms;     /* rows of bench jacobi: a form column */
 } bench_table;
 
 /* A subcommand: `info`, `check`, or an experiment of `bench`. */
@@ -173,6 +182,8 @@ const char *bench_verdict(gs_status s);
 bench_row *table_add(bench_table *t);
 /* Row r's total time over that of `base` in the same configuration (0: none passed). */
 double table_ratio(const bench_table *t, const bench_row *r, gs_algo base);
+/* Whether two rows have one form (bench jacobi: "sync", "split"; NULL elsewhere). */
+int table_same_form(const bench_row *a, const bench_row *b);
 /* The algo column: the protocol, or a wavefront row's scheme where it has none. */
 const char *table_algo_name(const bench_row *r);
 int table_is_baseline(gs_algo a);

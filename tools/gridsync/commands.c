@@ -59,9 +59,11 @@ static const cli_command experiments[] = {
      bench_split_summary, 0, 0},
 #ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
     {"jacobi", "[options]",
-     "apps/jacobi, a 5-point Jacobi solver, with every method at every grid; each result\n"
-     "must equal the host's bit for bit before it is timed.",
-     BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS, NULL, bench_jacobi, "groups",
+     "apps/jacobi, a 5-point Jacobi solver, with every method at every grid, in both forms\n"
+     "(--form): sync, a barrier between iterations, and split, a tile per group whose\n"
+     "inner cells hide the barrier (cg: the same tiles, grid.sync()); each result must\n"
+     "equal the host's bit for bit before it is timed.",
+     BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_FORM, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1, 0},
     {"sor", "[options]",
      "apps/sor, S lexicographic Gauss-Seidel/SOR sweeps of an N x N float grid in tiles\n"

@@ -51,6 +51,8 @@ static const struct cli_opt {
     {"devices", OPT_DEVICES, "LIST",
      "0 to 1024 each, at most 32: bench multi's devices, one a rank, by index in the\n"
      "                    back end (the same index twice: two ranks on one device)"},
+    {"form", OPT_FORM, "LIST",
+     "sync or split, or both separated by a comma (the default): bench jacobi's forms"},
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
@@ -175,6 +177,19 @@ static int take_appendix(const char *tok, void *ctx)
     return 0;
 }
 
+/* bench jacobi --form: sync, split, each at most once. */
+static int take_form(const char *tok, void *ctx)
+{
+    unsigned *bits = ctx;
+    unsigned bit = strcmp(tok, "sync") == 0    ? CLI_FORM_SYNC
+                   : strcmp(tok, "split") == 0 ? CLI_FORM_SPLIT
+                                               : 0u;
+    if (bit == 0u || (*bits & bit))
+        return -1;
+    *bits |= bit;
+    return 0;
+}
+
 static int take_tile(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -252,6 +267,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_TILE: o->n_tiles = 0; return each_element(v, take_tile, o);
     case OPT_VARIANTS: o->n_variants = 0; return each_element(v, take_variant, o);
     case OPT_DEVICES: return parse_list(v, o->device_list, &o->n_device_list, 0, 1024);
+    case OPT_FORM: o->forms = 0; return each_element(v, take_form, &o->forms);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;

@@ -24,8 +24,16 @@ bench_row *table_add(bench_table *t)
 
 void table_free(bench_table *t) { free(t->rows); }
 
+/* Two rows of one form (bench jacobi's; NULL elsewhere). */
+int table_same_form(const bench_row *a, const bench_row *b)
+{
+    return a->form == b->form || (a->form && b->form && strcmp(a->form, b->form) == 0);
+}
+
 /* The same configuration's time with another method, if it passed. A best row's
- * configuration has no group count: it is compared with the base's best row. */
+ * configuration has no group count: it is compared with the base's best row. Of one
+ * form: a row without one (relaunch, in bench jacobi) is compared with, and is the base
+ * of, the first row of any form. */
 double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
 {
     if (r->scheme) /* wavefront rows carry their own speed-ups */
@@ -35,7 +43,8 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
         if (b->algo == base && (r->any_grid || (b->groups == r->groups && b->block == r->block)) &&
             b->any_grid == r->any_grid && b->iters == r->iters && b->compute == r->compute &&
             b->n == r->n && strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
-            r->status == GS_OK && b->total_ms > 0)
+            r->status == GS_OK && b->total_ms > 0 &&
+            (b->form == NULL || r->form == NULL || table_same_form(b, r)))
             return r->total_ms / b->total_ms;
     }
     return 0;
@@ -118,8 +127,9 @@ static int write_csv(const bench_table *t, const char *path)
         return -1;
     fprintf(f,
             "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
-            "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%scheck\n",
-            t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "");
+            "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%s%scheck\n",
+            t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "",
+            t->forms ? "form," : "");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,", r->experiment, t->dev.name,
@@ -133,6 +143,8 @@ static int write_csv(const bench_table *t, const char *path)
             speedup(f, r->x_global, ",", "");
             fputc(',', f);
         }
+        if (t->forms) /* bench jacobi's: empty for a method without forms */
+            fprintf(f, "%s,", r->form ? r->form : "");
         fprintf(f, "%s\n", r->check);
     }
     return fclose(f);
@@ -171,6 +183,8 @@ static int write_json(const bench_table *t, const char *path)
             speedup(f, r->x_global, ", \"speedup_global\": ", "null");
             fputs(", ", f);
         }
+        if (r->form)
+            fprintf(f, "\"form\": \"%s\", ", r->form);
         fprintf(f, "\"check\": \"%s\"}%s\n", r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
@@ -186,13 +200,13 @@ static unsigned x_of(const bench_row *r, const char *xlabel)
 }
 
 /* Rows a and b are on one line: same protocol, same experiment (split: same form), the
- * same problem size (jacobi), and the same grid where the x axis is not the group
- * count (bench split --groups 132,1056 draws a line per grid, not one that jumps
- * between them). */
+ * same form (jacobi), the same problem size (jacobi), and the same grid where the x axis
+ * is not the group count (bench split --groups 132,1056 draws a line per grid, not one
+ * that jumps between them). */
 static int same_line(const bench_row *a, const bench_row *b, const char *xlabel)
 {
-    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 && a->n == b->n &&
-           (a->n == 0 || a->iters == b->iters) &&
+    return a->algo == b->algo && strcmp(a->experiment, b->experiment) == 0 &&
+           table_same_form(a, b) && a->n == b->n && (a->n == 0 || a->iters == b->iters) &&
            (strcmp(xlabel, "groups") == 0 || a->groups == b->groups);
 }
 
@@ -233,8 +247,9 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
         const bench_row *r = &t->rows[i];
         if (!starts_line(t, i, xlabel))
             continue;
-        fprintf(g, "%s'-' with linespoints title '%s%s%s", first ? "" : ", ", table_algo_name(r),
-                forms ? " " : "", forms ? r->experiment : "");
+        fprintf(g, "%s'-' with linespoints title '%s%s%s%s%s", first ? "" : ", ",
+                table_algo_name(r), forms ? " " : "", forms ? r->experiment : "",
+                r->form ? " " : "", r->form ? r->form : "");
         if (grids)
             fprintf(g, ", %u groups", r->groups);
         if (sizes)

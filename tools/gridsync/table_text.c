@@ -16,9 +16,12 @@ void table_print_head(const bench_table *t, FILE *f)
         fflush(f);
         return;
     }
-    fprintf(f, "%-9s %-15s %7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %6s %8s  %s\n", "exp", "algo",
-            "groups", "block", "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph",
-            "x_cg", "bytes", "n", "compute", "check");
+    fprintf(f, "%-9s %-15s ", "exp", "algo");
+    if (t->forms)
+        fprintf(f, "%-5s ", "form");
+    fprintf(f, "%7s %6s %7s %12s %11s %7s %9s %9s %9s %9s %6s %8s  %s\n", "groups", "block",
+            "iters", "ns/barrier", "total_ms", "spread", "x_relnch", "x_graph", "x_cg", "bytes",
+            "n", "compute", "check");
     fflush(f);
 }
 
@@ -48,8 +51,11 @@ void table_show(bench_table *t, FILE *f)
             fprintf(f, "  %s\n", r->check);
             continue;
         }
-        fprintf(f, "%-9s %-15s %7u %6u %7u %12.1f %11.3f %7.2f", r->experiment, table_algo_name(r),
-                r->groups, r->block, r->iters, r->ns_per_barrier, r->total_ms, r->spread);
+        fprintf(f, "%-9s %-15s ", r->experiment, table_algo_name(r));
+        if (t->forms)
+            fprintf(f, "%-5s ", r->form ? r->form : "-");
+        fprintf(f, "%7u %6u %7u %12.1f %11.3f %7.2f", r->groups, r->block, r->iters,
+                r->ns_per_barrier, r->total_ms, r->spread);
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_CG));
@@ -67,7 +73,7 @@ static int same_grid(const bench_row *a, const bench_row *b)
 {
     return strcmp(a->experiment, b->experiment) == 0 && a->groups == b->groups &&
            a->block == b->block && a->iters == b->iters && a->compute == b->compute &&
-           a->n == b->n && a->any_grid == b->any_grid;
+           a->n == b->n && a->any_grid == b->any_grid && table_same_form(a, b);
 }
 
 /* The fastest gridsync protocol of each grid that timed one, with its ratios. */
@@ -96,6 +102,8 @@ static void print_best(const bench_table *t, FILE *f)
             fprintf(f, ", compute %u", best->compute);
         if (best->n)
             fprintf(f, ", n %u", best->n);
+        if (best->form)
+            fprintf(f, ", %s form", best->form);
         fprintf(f, ": %s %.1f ns/barrier", cli_algo_name(best->algo), best->ns_per_barrier);
         static const gs_algo bases[] = {GS_ALGO_RELAUNCH, GS_ALGO_RELAUNCH_GRAPH, GS_ALGO_CG};
         static const char *const names[] = {"x_relnch", "x_graph", "x_cg"};
@@ -138,6 +146,11 @@ void table_print_tail(const bench_table *t, FILE *f)
             "  barrier; check, the message-passing check run before the timing: pass, FAIL,\n"
             "  timeout, refused (more groups than can be co-resident) or error (the reason is on\n"
             "  stderr).\n");
+    if (t->forms)
+        fprintf(f, "  form (jacobi): sync, a barrier between iterations; split, a tile per group, "
+                   "the barrier\n  split around its inner cells (cg: the same tiles, grid.sync() "
+                   "after them); the\n  ratios compare rows of one form; - : relaunch, which has "
+                   "no form (every form's base).\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
