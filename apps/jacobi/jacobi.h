@@ -18,9 +18,9 @@
  *                    perimeter, the only cells other groups read, then gs_arrive_<p>, then
  *                    the inner cells while the barrier completes, then gs_wait_token_<p>:
  *                    the barrier hidden behind work no other group needs (jacobi_step.h
- *                    proves it race-free). For cg: the same tiles with grid.sync() after
- *                    the whole tile (nothing overlapped), which tells the tiling's effect
- *                    from the overlap's. T barriers per run (the sync form: T - 1). The
+ *                    proves it race-free). For cg the same with the vendor's split
+ *                    barrier (grid.barrier_arrive / barrier_wait), as a cg user would
+ *                    write it. T barriers per run (the sync form: T - 1). The
  *                    relaunch baselines ignore the form: a launch per iteration has no
  *                    barrier to split; they run the sync form.
  *

@@ -47,11 +47,10 @@ GSJ_GRIDSYNC_POLICY(cluster)
 GSJ_GRIDSYNC_POLICY(auto)
 
 /* The vendor's grid barrier as a user writes it: the grid group taken once, sync()
- * between iterations. It cannot fail (nor time out). In the split form it is the tiled
- * baseline: the same tiles, grid.sync() after the whole tile, nothing overlapped, so
- * that the tiling's effect and the overlap's can be told apart. */
+ * between iterations. It cannot fail (nor time out). In the split form, the vendor's
+ * split barrier (below). */
 struct gsj_cg {
-    typedef unsigned token;
+    typedef cooperative_groups::grid_group::arrival_token token;
     cooperative_groups::grid_group grid;
     __device__ explicit gsj_cg(gs_word *) : grid(cooperative_groups::this_grid()) {}
     __device__ gs_u32 sync()
@@ -59,8 +58,14 @@ struct gsj_cg {
         grid.sync();
         return 0u;
     }
-    __device__ token arrive() { return 0u; }
-    __device__ gs_u32 wait(token) { return sync(); }
+    /* The split form as a cg user writes it: the vendor's split barrier (CUDA 12's
+     * barrier_arrive / barrier_wait), so that both sides hide the barrier alike. */
+    __device__ token arrive() { return grid.barrier_arrive(); }
+    __device__ gs_u32 wait(token t)
+    {
+        grid.barrier_wait(static_cast<token &&>(t));
+        return 0u;
+    }
 };
 
 /* Every iteration in one launch, a barrier between two (none after the last: the
