@@ -61,7 +61,7 @@ static const cli_command experiments[] = {
     {"jacobi", "[options]",
      "apps/jacobi, a 5-point Jacobi solver, with every method at every grid, in both forms\n"
      "(--form): sync, a barrier between iterations, and split, a tile per group whose\n"
-     "inner cells hide the barrier (cg: the same tiles, grid.sync()); each result must\n"
+     "inner cells hide the barrier (cg: its barrier_arrive / barrier_wait); each result must\n"
      "equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_FORM, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1, 0},

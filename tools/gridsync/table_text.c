@@ -148,8 +148,8 @@ void table_print_tail(const bench_table *t, FILE *f)
             "  stderr).\n");
     if (t->forms)
         fprintf(f, "  form (jacobi): sync, a barrier between iterations; split, a tile per group, "
-                   "the barrier\n  split around its inner cells (cg: the same tiles, grid.sync() "
-                   "after them); the\n  ratios compare rows of one form; - : relaunch, which has "
+                   "the barrier\n  split around its inner cells (cg: grid.barrier_arrive / "
+                   "barrier_wait); the\n  ratios compare rows of one form; - : relaunch, which has "
                    "no form (every form's base).\n");
     if (n_noisy)
         fprintf(f,
