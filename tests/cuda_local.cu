@@ -86,11 +86,8 @@ static __host__ __device__ unsigned chain_next(unsigned v, unsigned step, unsign
 static __global__ void chain(gs_word *state, unsigned chains, unsigned steps, unsigned launch,
                              unsigned silent, unsigned spin, unsigned *got)
 {
-    extern __shared__ unsigned pad[];
-    GS_GROUP_SCRATCH(scratch);
+    GS_GROUP_SCRATCH(scratch); /* the launch's dynamic shared memory only limits residency */
     gs_local L = gs_local_begin(state, scratch);
-    if (threadIdx.x == 0)
-        pad[0] = 0;
     unsigned k = threadIdx.x, last = 2u * CHAIN_LANES;
     for (;;) {
         gs_u32 t = gs_local_next(&L);
@@ -329,10 +326,8 @@ int main()
                 gs_status st =
                     run_chains(T, chains, steps, blocks, pad, launch++, ~0u, spin, s, &wrong);
                 CHECK(st == GS_OK && wrong == 0,
-                      "tagged chains, %u blocks, pause %u ns: %s, %zu "
-                      "of %u values wrong",
-                      blocks, spin, gs_status_string(st), wrong,
-                      chains * (steps - 1u) * CHAIN_WORDS);
+                      "chains, %u blocks, pause %u ns: %s, %zu of %u wrong", blocks, spin,
+                      gs_status_string(st), wrong, chains * (steps - 1u) * CHAIN_WORDS);
             }
         /* A step that puts nothing (chain 1, step 3): step 4 of chain 1 times out; with
          * one block it is the first to, naming its lane's first word, seq 4, seen 3. */
