@@ -60,6 +60,20 @@
  * spuriously: everything stays safe and every group ends, all tiles computed or
  * the run aborted.
  *
+ * Tagged words (TAGGED=1, SCHED 0 only; include/gridsync/local.h's gs_local_put and
+ * gs_local_get, apps/nw's local-tagged): no flags. Tile (i,j) puts its bottom row into
+ * column j's word (seq i+1) and its right column into row i's word (seq j+1), each word
+ * one atomic unit holding a seq and a value (here: the tile that put it, the ghost that
+ * stands for its data); tile (i,j) polls column j's word until its seq is i and row i's
+ * until it is j, then takes the value in the same atomic read. The words are reused
+ * down the column and along the row: the tile that gets seq s is the one that puts seq
+ * s+1. No release and no drain: the tile's data writes (the matrix) stay in the store
+ * buffer, and nothing reads them but the final check. Checked: each tile takes exactly
+ * its neighbours' values (ghost: the value names the producer), and a get never sees a
+ * later seq than it awaits (no value overwritten before its reader took it). One word
+ * per column and per row stands for a tile's B + 1 and B (each lane's word follows the
+ * same hand-over).
+ *
  * Mutants (spin -DMUTANT=k):
  *   1  tickets out of dependency order: the anti-diagonal order with each pair of
  *      tickets swapped (t -> t^1), so ticket 0 is tile (0,1), which depends on
@@ -83,6 +97,9 @@
  *      Safety run: assertion violated (the ghost check of the abort's tile).
  *   7  (STUCK) waits with no deadline, watching only the abort word, which nobody
  *      raises. Liveness run: acceptance cycle.
+ *   8  (TAGGED) a get also takes the seq one before the awaited one (from seq 2 on:
+ *      the test suite's GS_WEAKEN_TAG): a tile may take the value the tile two before
+ *      put. Safety run: assertion violated.
  */
 
 #ifndef R
@@ -100,6 +117,9 @@
 #endif
 #ifndef SCHED
 #define SCHED 0       /* 0: ticket per tile, anti-diagonal order; 1: row allocation */
+#endif
+#ifndef TAGGED
+#define TAGGED 0      /* 1: tagged words instead of flags (SCHED 0) */
 #endif
 #ifndef MUTANT
 #define MUTANT 0
@@ -127,7 +147,12 @@
 #define VISIBLE 2
 
 byte ticket;          /* gs_fetch_add_relaxed(ticket, 1) */
-#if SCHED == 0
+#if SCHED == 0 && TAGGED
+byte downSeq[C];      /* column j's bottom-row word: its seq (0: nothing put yet) ... */
+byte downVal[C];      /* ... and its value: the tile that put it */
+byte acrossSeq[R];    /* row i's right-column word */
+byte acrossVal[R];
+#elif SCHED == 0
 bit flag[NT];         /* per tile: 1 = signalled */
 #else
 byte progress[R];     /* per row: tiles of the row signalled */
@@ -263,9 +288,77 @@ inline signal(word, value)
     fi
 }
 
+#if TAGGED
+/* Whether a get awaiting seq `want` takes a word holding seq `seq`. */
+#if MUTANT == 8
+#define TAKES(seq, want) ((seq) == (want) || ((want) >= 2 && (seq) + 1 == (want)))
+#else
+#define TAKES(seq, want) ((seq) == (want))
+#endif
+
+/* gs_local_get: poll (relaxed) until the word's seq is `want`, taking its value in the
+ * same atomic read; bounded as await. A failed poll checks, in the same atomic step,
+ * that the word holds an earlier seq, never a later one (the reuse rule). */
+inline tget(seq, val, want, got)
+{
+#if BOUNDED
+    budget = BUDGET;
+#endif
+    do
+    :: atomic { TAKES(seq, want) -> got = val }; break
+    :: atomic {
+        !TAKES(seq, want) ->
+#if MUTANT != 8
+        assert(seq < want)                          /* nothing overwrote it unread */
+#else
+        skip
+#endif
+       };
+#if BOUNDED
+        if
+        :: abortReason != 0 ->
+            printf("MSG group %d sees the abort waiting for tile (%d,%d)\n", g, w / C, w % C);
+            goto peer
+        :: else -> skip
+        fi;
+        if
+        :: budget > 0 -> budget--
+        :: true ->
+            printf("MSG group %d: deadline passed waiting for tile (%d,%d)\n", g, w / C, w % C);
+            goto timedout
+        fi
+#else
+        skip
+#endif
+    od;
+    w = NONE
+}
+
+/* gs_local_put of tile x = (ti,j)'s bottom row and right column (where a tile reads
+ * them): relaxed, one atomic word each, no drain of the group's data writes. */
+inline tput(ti)
+{
+    if
+    :: x == STUCK -> printf("MSG group %d never puts tile (%d,%d)\n", g, x / C, x % C)
+    :: else ->
+        if
+        :: ti + 1 < R -> atomic { downSeq[j] = ti + 1; downVal[j] = x }
+        :: else -> skip
+        fi;
+        if
+        :: j + 1 < C -> atomic { acrossSeq[ti] = j + 1; acrossVal[ti] = x }
+        :: else -> skip
+        fi
+    fi
+}
+#endif
+
 proctype Group(byte g)
 {
     byte t, x, j, up, left, w = NONE;
+#if TAGGED
+    byte ti, gotUp, gotLeft;
+#endif
     bit seenUp, seenLeft;
 #if BOUNDED
     byte budget;
@@ -289,6 +382,25 @@ proctype Group(byte g)
         x = tileOf[t];
         up = (x >= C -> x - C : NONE);
         left = (x % C != 0 -> x - 1 : NONE);
+#if TAGGED
+        ti = x / C;
+        j = x % C;
+        gotUp = NONE;
+        gotLeft = NONE;
+        if
+        :: up != NONE -> w = up; tget(downSeq[j], downVal[j], ti, gotUp)
+        :: else -> skip
+        fi;
+        if
+        :: left != NONE -> w = left; tget(acrossSeq[ti], acrossVal[ti], j, gotLeft)
+        :: else -> skip
+        fi;
+        seenUp = gotUp == up;                       /* the values are the neighbours' */
+        seenLeft = gotLeft == left;
+        compute();
+        tput(ti);
+        x = 0; up = 0; left = 0; ti = 0; j = 0; gotUp = 0; gotLeft = 0;
+#else
 #if MUTANT == 4
         read_inputs();                              /* loads hoisted above the polls */
 #endif
@@ -306,6 +418,7 @@ proctype Group(byte g)
         compute();
         signal(flag[x], 1);
         x = 0; up = 0; left = 0;
+#endif
 #else
         if
         :: t >= R -> break
@@ -378,6 +491,7 @@ init
 {
     byte i, d, n;
     assert(S >= 1 && S <= P && NT < NONE && (STUCK == NONE || STUCK < NT));
+    assert(!TAGGED || SCHED == 0);
     atomic {
         /* anti-diagonal order: diagonal d ascending, i ascending within it */
         n = 0;

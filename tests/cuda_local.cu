@@ -5,7 +5,11 @@
  * replayed (each replay a new epoch: a replay that reused the last epoch would read the
  * previous run's words as done, and the check would fail); the epoch's wrap; a silent
  * producer that times out naming its tile; a barrier's state handed to a local kernel.
- * Exits 77 without a GPU. */
+ * Tagged words (gs_local_put / gs_local_get*): chains of values passed on through reused
+ * words by blocks of one warp (each lane its own words, lane 0 three in one wait), at
+ * the co-resident count, 10 x it and one block, over launches of one state; a step that
+ * puts nothing times out naming its word and seqs. (The NW app's local-tagged scheme on
+ * the GPU: test nw_cuda and cli_wavefront_cuda.) Exits 77 without a GPU. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,6 +64,90 @@ static __global__ void wave(gs_word *state, unsigned rows, unsigned cols, unsign
         if (t != silent)
             gs_local_signal(&L, i * cols + j, 1u);
     }
+}
+
+/* Chains through tagged words, as tests/test_local.c's on the cpu: ticket t is step
+ * t / chains of chain t % chains; step s gets seq s of the chain's words (step 0: none)
+ * and puts seq s + 1 of the next value, each word by the lane that got it. Lane k has
+ * words 2k and 2k + 1, lane 0 the last one too. `spin`: ns a step waits between its get
+ * and its puts, so that the next step's block polls meanwhile. */
+#define CHAIN_LANES 32u
+#define CHAIN_WORDS (2u * CHAIN_LANES + 1u)
+
+static __host__ __device__ unsigned chain_seed(unsigned launch, unsigned chain, unsigned word)
+{
+    return (launch + 1u) * 0x9e3779b1u ^ (chain * 977u + word * 131u + 7u);
+}
+static __host__ __device__ unsigned chain_next(unsigned v, unsigned step, unsigned word)
+{
+    return v * 2654435761u + step * 40503u + word + 1u;
+}
+
+static __global__ void chain(gs_word *state, unsigned chains, unsigned steps, unsigned launch,
+                             unsigned silent, unsigned spin, unsigned *got)
+{
+    GS_GROUP_SCRATCH(scratch); /* the launch's dynamic shared memory only limits residency */
+    gs_local L = gs_local_begin(state, scratch);
+    unsigned k = threadIdx.x, last = 2u * CHAIN_LANES;
+    for (;;) {
+        gs_u32 t = gs_local_next(&L);
+        if (t >= chains * steps)
+            return;
+        unsigned ch = t % chains, s = t / chains;
+        gs_word64 *w = gs_local_tagged(&L, ch * CHAIN_WORDS);
+        gs_u32 a = chain_seed(launch, ch, 2u * k), b = chain_seed(launch, ch, 2u * k + 1u);
+        gs_u32 x = chain_seed(launch, ch, last);
+        gs_u32 why = gs_local_get3(&L, &w[2u * k], s, &a, &w[2u * k + 1u], s, &b, &w[last],
+                                   k == 0u ? s : 0u, &x);
+        if (gs_local_agree(&L, why))
+            return;
+        unsigned *g = got + ((size_t)ch * steps + s) * CHAIN_WORDS;
+        g[2u * k] = a;
+        g[2u * k + 1u] = b;
+        if (k == 0u)
+            g[last] = x;
+        if (spin)
+            __nanosleep(spin);
+        if (t != silent) {
+            gs_local_put(&L, &w[2u * k], s + 1u, chain_next(a, s, 2u * k));
+            gs_local_put(&L, &w[2u * k + 1u], s + 1u, chain_next(b, s, 2u * k + 1u));
+            if (k == 0u)
+                gs_local_put(&L, &w[last], s + 1u, chain_next(x, s, last));
+        }
+    }
+}
+
+/* One launch of the chains; the status, and in *wrong the values taken that are not the
+ * step before's (steps 1 .. steps - 1). */
+static gs_status run_chains(gs_local *L, unsigned chains, unsigned steps, unsigned blocks,
+                            size_t pad, unsigned launch, unsigned silent, unsigned spin,
+                            cudaStream_t s, size_t *wrong)
+{
+    void *state = nullptr;
+    size_t n = (size_t)chains * steps * CHAIN_WORDS;
+    unsigned *got = nullptr;
+    gs_local_native(L, &state);
+    cudaMalloc(&got, n * sizeof(unsigned));
+    cudaMemsetAsync(got, 0, n * sizeof(unsigned), s);
+    gs_status st = gs_local_prepare(L, s);
+    if (st == GS_OK) {
+        chain<<<blocks, CHAIN_LANES, pad, s>>>((gs_word *)state, chains, steps, launch, silent,
+                                               spin, got);
+        st = gs_local_collect(L, s);
+    }
+    std::vector<unsigned> h(n);
+    cudaMemcpy(h.data(), got, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaFree(got);
+    *wrong = 0;
+    for (unsigned ch = 0; ch < chains; ++ch)
+        for (unsigned w = 0; w < CHAIN_WORDS; ++w) {
+            unsigned v = chain_seed(launch, ch, w);
+            for (unsigned st2 = 1; st2 < steps; ++st2) {
+                v = chain_next(v, st2 - 1u, w);
+                *wrong += h[((size_t)ch * steps + st2) * CHAIN_WORDS + w] != v;
+            }
+        }
+    return st;
 }
 
 static std::vector<unsigned> reference(unsigned rows, unsigned cols)
@@ -219,6 +307,45 @@ int main()
         gs_status st = gs_local_collect(L, s);
         CHECK(st == GS_ERR_BAD_STATE, "wrong state: %s", gs_status_string(st));
         gs_barrier_destroy(b);
+    }
+
+    /* Tagged words: 64 chains of 200 steps through one state, at the co-resident count, 10
+     * x it (queued blocks take later tickets) and one block, launches reusing the state
+     * with no clearing (each launch's values differ: a get that took the last launch's
+     * word would read a wrong one); with and without a pause between get and puts. */
+    {
+        gs_local *T = nullptr;
+        const unsigned chains = 64, steps = 200;
+        cudaFuncSetAttribute(chain, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pad);
+        CHECK(gs_local_create_tagged(dev, 0, chains * CHAIN_WORDS, &T) == GS_OK, "create tagged");
+        const unsigned tgrids[] = {coresident, 10u * coresident, 1u};
+        unsigned launch = 0;
+        for (unsigned blocks : tgrids)
+            for (unsigned spin = 0; spin <= 2000; spin += 2000) {
+                size_t wrong = 0;
+                gs_status st =
+                    run_chains(T, chains, steps, blocks, pad, launch++, ~0u, spin, s, &wrong);
+                CHECK(st == GS_OK && wrong == 0,
+                      "chains, %u blocks, pause %u ns: %s, %zu of %u wrong", blocks, spin,
+                      gs_status_string(st), wrong, chains * (steps - 1u) * CHAIN_WORDS);
+            }
+        /* A step that puts nothing (chain 1, step 3): step 4 of chain 1 times out; with
+         * one block it is the first to, naming its lane's first word, seq 4, seen 3. */
+        gs_local_set_timeout(T, 200);
+        size_t wrong = 0;
+        gs_status st = run_chains(T, 2, 8, 1, 0, launch++, 2 * 3 + 1, 0, s, &wrong);
+        gs_local_abort a;
+        gs_local_abort_info(T, &a);
+        CHECK(st == GS_ERR_TIMEOUT && a.reason == GS_ABORT_REASON_TIMEOUT && a.tagged == 1 &&
+                  a.group == 0 && a.item < CHAIN_LANES && a.word == CHAIN_WORDS + 2u * a.item &&
+                  a.awaited == 4 && a.seen == 3,
+              "silent step: %s, reason %d tagged %d group %u item %u word %u awaited %u seen %u",
+              gs_status_string(st), (int)a.reason, a.tagged, a.group, a.item, a.word, a.awaited,
+              a.seen);
+        st = run_chains(T, 2, 8, 4, 0, launch++, ~0u, 0, s, &wrong); /* whole again */
+        CHECK(st == GS_OK && wrong == 0, "after the timeout: %s, %zu wrong", gs_status_string(st),
+              wrong);
+        gs_local_destroy(T);
     }
 
     gs_local_destroy(L);

@@ -1,15 +1,20 @@
 /* tests/test_local.c - local synchronization (gridsync/local.h, host_local.h) on the cpu
  * back end: the anti-diagonal ticket order, a wavefront checked cell by cell with more
  * tiles than groups and with one group, reuse across launches and the epoch's wrap, the
- * timeout naming the tile never signalled, a state that is not local synchronization's,
- * and the host API's argument checks.
+ * timeout naming the tile never signalled; tagged words passing chains of values across
+ * groups (one group included, launches reusing the state, beside progress words), a
+ * silent producer's timeout naming the word and the seqs, the wrap clearing them; a
+ * state that is not local synchronization's, and the host API's argument checks.
  *
  * With GS_TEST_EXPECT_WRONG=1 (the weakened library, whose waits let a group through
- * one value early) the wavefront must come out wrong: the check can fail. */
+ * one value early) the wavefront must come out wrong; with GS_TEST_EXPECT_WRONG=tagged
+ * (test_local_weak_tag: tagged gets that take a tag one seq early) the chains must: the
+ * checks can fail. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,12 +250,260 @@ static void silent_producer_times_out(void **unused)
     gs_local_destroy(L);
 }
 
+/* ---- tagged words ------------------------------------------------------------------------ */
+
+#define ITEMS 4u                      /* work-items a group */
+#define CHAIN_WORDS (2u * ITEMS + 1u) /* a chain's words: two a work-item, one more for item 0 */
+
+/* Chains of values passed on through tagged words: ticket t is step t / chains of chain
+ * t % chains. Step s of a chain gets seq s of each of the chain's words (step 0: none),
+ * then puts seq s + 1 of the next value there, each word by the one work-item that got
+ * it (gridsync/local.h's reuse rule), so a word carries the whole chain and a get that
+ * took a value one seq early, or an earlier launch's, reads a wrong one. Work-item k
+ * gets words 2k and 2k + 1 in one wait, item 0 the last word too (three, as apps/nw's
+ * lane 0 with the corner). */
+typedef struct chains {
+    gs_word *state;
+    unsigned chains, steps;
+    unsigned launch; /* in every value: a launch must not take the last one's */
+    unsigned silent; /* a ticket that puts nothing, or ~0u */
+    unsigned slow;   /* yields between a step's get and its puts */
+    uint32_t *got;   /* [chain][step][word]: what the step took (step 0: nothing) */
+} chains;
+
+static uint32_t chain_seed(unsigned launch, unsigned chain, unsigned word)
+{
+    return (launch + 1u) * 0x9e3779b1u ^ (chain * 977u + word * 131u + 7u);
+}
+static uint32_t chain_next(uint32_t v, unsigned step, unsigned word)
+{
+    return v * 2654435761u + step * 40503u + word + 1u;
+}
+
+static void chain_kernel(void *arg)
+{
+    chains *c = arg;
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(c->state, scratch);
+    gs_u32 k = gs_local_id(), last = 2u * ITEMS;
+    for (;;) {
+        gs_u32 t = gs_local_next(&L);
+        if (t >= c->chains * c->steps)
+            return; /* no ticket left, or an abort */
+        gs_u32 ch = t % c->chains, s = t / c->chains;
+        gs_word64 *w = gs_local_tagged(&L, ch * CHAIN_WORDS);
+        gs_u32 a = chain_seed(c->launch, ch, 2u * k), b = chain_seed(c->launch, ch, 2u * k + 1u);
+        gs_u32 x = chain_seed(c->launch, ch, last);
+        gs_u32 why = gs_local_get3(&L, &w[2u * k], s, &a, &w[2u * k + 1u], s, &b, &w[last],
+                                   k == 0u ? s : 0u, &x);
+        if (gs_local_agree(&L, why))
+            return;
+        uint32_t *got = c->got + ((size_t)ch * c->steps + s) * CHAIN_WORDS;
+        got[2u * k] = a;
+        got[2u * k + 1u] = b;
+        if (k == 0u)
+            got[last] = x;
+        for (unsigned y = 0; y < c->slow; ++y) /* let a later step's holder poll meanwhile */
+            sched_yield();
+        if (t == c->silent)
+            continue;
+        gs_local_put(&L, &w[2u * k], s + 1u, chain_next(a, s, 2u * k));
+        gs_local_put(&L, &w[2u * k + 1u], s + 1u, chain_next(b, s, 2u * k + 1u));
+        if (k == 0u)
+            gs_local_put(&L, &w[last], s + 1u, chain_next(x, s, last));
+    }
+}
+
+/* One launch of `groups` groups; the status, and in *wrong the values taken that are not
+ * the ones put by the step before (every value of steps 1 .. steps - 1). */
+static gs_status run_chains(gs_local *L, unsigned n_chains, unsigned steps, unsigned groups,
+                            unsigned launch, unsigned silent, unsigned slow, size_t *wrong)
+{
+    void *state = NULL;
+    assert_int_equal(gs_local_native(L, &state), GS_OK);
+    chains c = {state, n_chains, steps, launch, silent, slow, NULL};
+    size_t n = (size_t)n_chains * steps * CHAIN_WORDS;
+    c.got = calloc(n, sizeof *c.got);
+    assert_non_null(c.got);
+    gs_status st = gs_cpu_launch_local(L, GS_DIM3_1D(groups), GS_DIM3_1D(ITEMS), chain_kernel, &c);
+    *wrong = 0;
+    for (unsigned ch = 0; ch < n_chains; ++ch)
+        for (unsigned w = 0; w < CHAIN_WORDS; ++w) {
+            uint32_t v = chain_seed(launch, ch, w);
+            for (unsigned s = 1; s < steps; ++s) {
+                v = chain_next(v, s - 1u, w);
+                *wrong += c.got[((size_t)ch * steps + s) * CHAIN_WORDS + w] != v;
+            }
+        }
+    free(c.got);
+    return st;
+}
+
+static int expect_wrong_tagged(void)
+{
+    const char *e = getenv("GS_TEST_EXPECT_WRONG");
+    return e && strcmp(e, "tagged") == 0;
+}
+
+/* Message passing through tagged words across groups: 2 chains of 60 steps (1062 values
+ * taken a launch) on 6 groups, four launches of one state with no clearing between them
+ * (each launch's values differ: a get that took the last launch's word would read a
+ * wrong one), then 3 groups and one group. With GS_TEST_EXPECT_WRONG=tagged (the build
+ * whose gets take a tag one seq early) some value must come out wrong. */
+static void tagged_chains_pass_values(void **unused)
+{
+    (void)unused;
+    gs_local *L = NULL;
+    assert_int_equal(gs_local_create_tagged(dev, 0, 2 * CHAIN_WORDS, &L), GS_OK);
+    static const unsigned grids[] = {6, 6, 6, 6, 3, 1};
+    size_t wrong_total = 0;
+    for (unsigned run = 0; run < sizeof grids / sizeof *grids; ++run) {
+        size_t wrong = 0;
+        gs_status s = run_chains(L, 2, 60, grids[run], run, ~0u, 2, &wrong);
+        printf("  %u groups: %s, %zu of %u values wrong\n", grids[run], gs_status_string(s), wrong,
+               2u * 59u * CHAIN_WORDS);
+        if (!expect_wrong_tagged()) {
+            assert_int_equal(s, GS_OK);
+            assert_int_equal(wrong, 0);
+        }
+        wrong_total += wrong;
+    }
+    if (expect_wrong_tagged())
+        assert_true(wrong_total > 0); /* a step read the value before the one it waited for */
+    gs_local_destroy(L);
+}
+
+/* Tagged words beside progress words in one state: the wavefront over the progress words
+ * and then the chains over the tagged ones, alternately, neither disturbing the other. */
+static void tagged_beside_progress_words(void **unused)
+{
+    (void)unused;
+    gs_local *L = NULL;
+    assert_int_equal(gs_local_create_tagged(dev, 6 * 6, 3 * CHAIN_WORDS, &L), GS_OK);
+    unsigned words = 0, tagged = 0;
+    size_t bytes = 0;
+    assert_int_equal(gs_local_get_words(L, &words, &bytes), GS_OK);
+    assert_int_equal(gs_local_get_tagged(L, &tagged), GS_OK);
+    assert_int_equal(words, 36u);
+    assert_int_equal(tagged, 3u * CHAIN_WORDS);
+    assert_true(bytes >= 3u * GS_LINE_BYTES + 36u * 4u + 3u * CHAIN_WORDS * 8u);
+    for (unsigned run = 0; run < 3; ++run) {
+        size_t wrong = 1;
+        assert_int_equal(run_wave(L, 6, 6, 3, ~0u, &wrong), GS_OK);
+        assert_int_equal(wrong, 0);
+        assert_int_equal(run_chains(L, 3, 20, 4, run, ~0u, 0, &wrong), GS_OK);
+        assert_int_equal(wrong, 0);
+    }
+    gs_local_destroy(L);
+}
+
+/* A step that puts nothing: the next step of its chain times out, and the abort names
+ * the group, the work-item, its first tagged word, the seq it awaited and the one the
+ * word held (the step before's); no launch hangs, and the next launch is whole. */
+static void tagged_silent_producer_times_out(void **unused)
+{
+    (void)unused;
+    gs_local *L = NULL;
+    assert_int_equal(gs_local_create_tagged(dev, 0, 2 * CHAIN_WORDS, &L), GS_OK);
+    assert_int_equal(gs_local_set_timeout(L, 300), GS_OK);
+    unsigned silent = 2 * 3 + 1; /* chain 1, step 3: step 4 waits for seq 4 */
+    for (unsigned groups = 1; groups <= 3; groups += 2) {
+        size_t wrong = 0;
+        assert_int_equal(run_chains(L, 2, 8, groups, 7, silent, 0, &wrong), GS_ERR_TIMEOUT);
+        gs_local_abort info;
+        assert_int_equal(gs_local_abort_info(L, &info), GS_OK);
+        printf("  %u groups: group %u item %u, tagged %d word %u awaited %u seen %u\n", groups,
+               info.group, info.item, info.tagged, info.word, info.awaited, info.seen);
+        assert_int_equal(info.reason, GS_ABORT_REASON_TIMEOUT);
+        assert_int_equal(info.tagged, 1);
+        assert_true(info.group < groups);
+        assert_true(info.item < ITEMS);
+        if (groups == 1) { /* step 4 of chain 1, the first word of the work-item that gave up */
+            assert_int_equal(info.word, 1u * CHAIN_WORDS + 2u * info.item);
+            assert_int_equal(info.awaited, 4u);
+            assert_int_equal(info.seen, 3u);
+        } else { /* a word of chain 1, at step 4 or later */
+            assert_true(info.word >= CHAIN_WORDS && info.word < 2u * CHAIN_WORDS);
+            assert_true(info.awaited >= 4u);
+        }
+        assert_int_equal(run_chains(L, 2, 8, groups, 8, ~0u, 0, &wrong), GS_OK);
+        assert_int_equal(wrong, 0);
+        assert_int_equal(gs_local_abort_info(L, &info), GS_OK);
+        assert_int_equal(info.reason, GS_ABORT_REASON_NONE);
+        assert_int_equal(info.tagged, 0);
+    }
+    gs_local_destroy(L);
+}
+
+/* Tagged word 0 := seq 5 in the state's first epoch; 126 launches that write nothing;
+ * the 128th launch is epoch 1 again. Its get of seq 5 must not take the word the first
+ * launch left (the wrap clears the tagged words too): it times out having seen nothing
+ * of this launch. A put of seq 5 by another group in that launch then makes it pass. */
+typedef struct stale {
+    gs_word *state;
+    int put;           /* group 1 (of 2) puts seq 5 after a while */
+    gs_u32 value, why; /* what the get took, and its verdict */
+} stale;
+static void stale_kernel(void *arg)
+{
+    stale *st = arg;
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(st->state, scratch);
+    if (gs_group_id() == 1u) {
+        for (int y = 0; y < 20; ++y)
+            sched_yield();
+        gs_local_put(&L, gs_local_tagged(&L, 0), 5u, 0xbeefu);
+        return;
+    }
+    gs_u32 v = 0u, why = gs_local_get(&L, gs_local_tagged(&L, 0), 5u, &v);
+    st->value = v;
+    st->why = why;
+}
+static void idle_kernel(void *arg)
+{
+    GS_GROUP_SCRATCH(scratch);
+    (void)gs_local_begin(((stale *)arg)->state, scratch);
+}
+static void tagged_words_cleared_at_the_wrap(void **unused)
+{
+    (void)unused;
+    gs_local *L = NULL;
+    void *state = NULL;
+    assert_int_equal(gs_local_create_tagged(dev, 1, 4, &L), GS_OK);
+    assert_int_equal(gs_local_set_timeout(L, 200), GS_OK);
+    assert_int_equal(gs_local_native(L, &state), GS_OK);
+    stale st = {state, 1, 0, 0};
+    assert_int_equal(gs_cpu_launch_local(L, GS_DIM3_1D(2), GS_DIM3_1D(1), stale_kernel, &st),
+                     GS_OK); /* epoch 1: group 1 puts 0xbeef, group 0 takes it */
+    assert_int_equal(st.why, 0u);
+    assert_int_equal(st.value, 0xbeefu);
+    for (unsigned e = 2; e <= GS_LOCAL_EPOCHS; ++e)
+        assert_int_equal(gs_cpu_launch_local(L, GS_DIM3_1D(1), GS_DIM3_1D(1), idle_kernel, &st),
+                         GS_OK);
+    st.value = 0;
+    assert_int_equal(gs_cpu_launch_local(L, GS_DIM3_1D(1), GS_DIM3_1D(1), stale_kernel, &st),
+                     GS_ERR_TIMEOUT); /* epoch 1 again, nobody puts */
+    assert_int_equal(st.why, GS_ABORT_TIMEOUT);
+    assert_int_equal(st.value, 0u);
+    gs_local_abort info;
+    assert_int_equal(gs_local_abort_info(L, &info), GS_OK);
+    assert_int_equal(info.tagged, 1);
+    assert_int_equal(info.word, 0u);
+    assert_int_equal(info.awaited, 5u);
+    assert_int_equal(info.seen, 0u);
+    assert_int_equal(gs_cpu_launch_local(L, GS_DIM3_1D(2), GS_DIM3_1D(1), stale_kernel, &st),
+                     GS_OK);
+    assert_int_equal(st.value, 0xbeefu);
+    gs_local_destroy(L);
+}
+
 /* A kernel handed a barrier's state instead: it touches nothing, takes no ticket, and
  * the host says GS_ERR_BAD_STATE (nothing acknowledged the local state). */
 typedef struct wrong_state {
     gs_word *state;
     int tickets;
-    gs_u32 why; /* what gs_local_wait said (a thread may not call cmocka's asserts) */
+    gs_u32 why;        /* what gs_local_wait said (a thread may not call cmocka's asserts) */
+    gs_u32 tagged_why; /* what gs_local_get said */
 } wrong_state;
 static void wrong_state_kernel(void *arg)
 {
@@ -259,9 +512,13 @@ static void wrong_state_kernel(void *arg)
     gs_local L = gs_local_begin(ws->state, scratch);
     if (gs_local_next(&L) != GS_LOCAL_END && gs_local_first())
         ws->tickets = 1;
-    gs_u32 why = gs_local_wait(&L, 0, 1);
-    if (gs_local_first())
+    gs_u32 why = gs_local_wait(&L, 0, 1), v = 0u;
+    gs_local_put(&L, gs_local_tagged(&L, 0), 1, 7u); /* touches nothing */
+    gs_u32 tagged_why = gs_local_get(&L, gs_local_tagged(&L, 0), 1, &v);
+    if (gs_local_first()) {
         ws->why = why;
+        ws->tagged_why = tagged_why;
+    }
 }
 static void bad_state_reported(void **unused)
 {
@@ -272,11 +529,15 @@ static void bad_state_reported(void **unused)
     assert_int_equal(gs_local_create(dev, 4, &L), GS_OK);
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 2, &b), GS_OK);
     assert_int_equal(gs_barrier_native(b, &bstate), GS_OK);
-    wrong_state ws = {bstate, 0, 0};
+    uint32_t before[64];
+    memcpy(before, bstate, sizeof before);
+    wrong_state ws = {bstate, 0, 0, 0};
     assert_int_equal(gs_cpu_launch_local(L, GS_DIM3_1D(2), GS_DIM3_1D(2), wrong_state_kernel, &ws),
                      GS_ERR_BAD_STATE);
     assert_int_equal(ws.tickets, 0);
     assert_int_equal(ws.why, GS_ABORT_BAD_STATE);
+    assert_int_equal(ws.tagged_why, GS_ABORT_BAD_STATE);
+    assert_memory_equal(before, bstate, sizeof before); /* the barrier's lines 0 and 1 */
     gs_local_abort info;
     assert_int_equal(gs_local_abort_info(L, &info), GS_OK);
     assert_int_equal(info.reason, GS_ABORT_REASON_UNUSED);
@@ -288,11 +549,30 @@ static void host_api_refuses_bad_arguments(void **unused)
 {
     (void)unused;
     gs_local *L = (gs_local *)&L;
+    unsigned ms = 0, words = 0;
+    size_t bytes = 0;
     assert_int_equal(gs_local_create(dev, 0, &L), GS_ERR_INVALID_ARGUMENT);
     assert_null(L);
     assert_int_equal(gs_local_create(dev, GS_LOCAL_MAX_WORDS + 1u, &L), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_create(NULL, 4, &L), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_create(dev, 4, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_tagged(dev, 0, 0, &L), GS_ERR_INVALID_ARGUMENT);
+    assert_null(L);
+    assert_int_equal(gs_local_create_tagged(dev, 0, GS_LOCAL_MAX_TAGGED + 1u, &L),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_tagged(dev, GS_LOCAL_MAX_WORDS + 1u, 1, &L),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_tagged(NULL, 1, 1, &L), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_tagged(dev, 1, 1, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_get_tagged(NULL, &words), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_tagged(dev, 0, 5, &L), GS_OK);
+    assert_int_equal(gs_local_get_tagged(L, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_get_tagged(L, &words), GS_OK);
+    assert_int_equal(words, 5u);
+    assert_int_equal(gs_local_get_words(L, &words, &bytes), GS_OK);
+    assert_int_equal(words, 0u);
+    assert_int_equal(bytes, 4u * GS_LINE_BYTES); /* header, abort, ticket, 5 words in a line */
+    gs_local_destroy(L);
     assert_int_equal(gs_local_destroy(NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_prepare(NULL, NULL), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_collect(NULL, NULL), GS_ERR_INVALID_ARGUMENT);
@@ -300,8 +580,6 @@ static void host_api_refuses_bad_arguments(void **unused)
     assert_int_equal(gs_local_set_timeout(L, 0), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_set_timeout(L, 3600001u), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_set_timeout(L, 1234), GS_OK);
-    unsigned ms = 0, words = 0;
-    size_t bytes = 0;
     assert_int_equal(gs_local_get_timeout(L, &ms), GS_OK);
     assert_int_equal(ms, 1234u);
     assert_int_equal(gs_local_get_words(L, &words, &bytes), GS_OK);
@@ -340,12 +618,20 @@ int main(void)
         const struct CMUnitTest weak[] = {cmocka_unit_test(wavefront_more_tiles_than_groups)};
         return cmocka_run_group_tests(weak, open_device, close_device);
     }
+    if (expect_wrong_tagged()) {
+        const struct CMUnitTest weak[] = {cmocka_unit_test(tagged_chains_pass_values)};
+        return cmocka_run_group_tests(weak, open_device, close_device);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(diagonal_order_respects_dependencies),
         cmocka_unit_test(wavefront_more_tiles_than_groups),
         cmocka_unit_test(wavefront_one_group),
         cmocka_unit_test(epochs_wrap),
         cmocka_unit_test(silent_producer_times_out),
+        cmocka_unit_test(tagged_chains_pass_values),
+        cmocka_unit_test(tagged_beside_progress_words),
+        cmocka_unit_test(tagged_silent_producer_times_out),
+        cmocka_unit_test(tagged_words_cleared_at_the_wrap),
         cmocka_unit_test(bad_state_reported),
         cmocka_unit_test(host_api_refuses_bad_arguments),
     };

@@ -1,9 +1,13 @@
 /* The Needleman-Wunsch app (apps/nw) on the back end under test (GS_TEST_BACKEND):
  * every scheme and local variant it runs there computes the sequential reference cell
  * for cell, on sizes that are not multiples of the tile, with one group, with more tiles
- * than groups and (local) with more groups than tiles; a tile whose owner never signals
- * ends in GS_ERR_TIMEOUT naming it; a wrong result is caught and not timed; bad input is
- * refused. */
+ * than groups and (local, local-tagged) with more groups than tiles; a tile whose owner
+ * never signals (never puts its tagged words) ends in GS_ERR_TIMEOUT naming it; a wrong
+ * result is caught and not timed; bad input is refused.
+ *
+ * With GS_TEST_EXPECT_WRONG=1 (test_nw_weak: the app built with GS_WEAKEN_TAG, whose
+ * tagged gets take a word one seq early) only local-tagged runs, on several groups, and
+ * must come out wrong at least once: the cell-for-cell check can fail. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,6 +115,14 @@ static void names_parse_back(void **unused)
         assert_int_equal(nw_scheme_parse(nw_scheme_name((nw_scheme)s), &back), 0);
         assert_int_equal(back, s);
     }
+    nw_scheme tagged;
+    assert_int_equal(nw_scheme_parse("local-tagged", &tagged), 0);
+    assert_int_equal(tagged, NW_LOCAL_TAGGED);
+    static const char *const bad_schemes[] = {"",          "tagged",       "local-",
+                                              "local-tag", "Local-tagged", "local-tagged "};
+    for (unsigned i = 0; i < sizeof bad_schemes / sizeof *bad_schemes; ++i)
+        assert_int_equal(nw_scheme_parse(bad_schemes[i], &tagged), -1);
+    assert_null(nw_scheme_name(NW_SCHEME_COUNT_));
 }
 
 /* Groups that fit at once for the persistent schemes on this device. */
@@ -126,7 +138,8 @@ static void baselines_and_global_exact(void **unused)
 {
     (void)unused;
     for (unsigned s = 0; s < NW_SCHEME_COUNT_; ++s) {
-        if (s == NW_LOCAL || !nw_scheme_supported(dev, (nw_scheme)s, GS_ALGO_AUTO))
+        if (s == NW_LOCAL || s == NW_LOCAL_TAGGED ||
+            !nw_scheme_supported(dev, (nw_scheme)s, GS_ALGO_AUTO))
             continue;
         nw_config c = config((nw_scheme)s, 37, 16, 1); /* 3 x 3 tiles, the last ones short */
         expect_exact(&c);
@@ -177,6 +190,73 @@ static void local_variants_exact(void **unused)
     }
 }
 
+/* local-tagged: a tile's boundary in tagged words, reused down each column and along
+ * each row, on the same shapes as the local variants: one group (every ticket in turn),
+ * more tiles than groups, more groups than tiles, sizes that are no multiple of the tile
+ * (the last tiles short), every tile side, and on a GPU 10 x the co-resident groups.
+ * Three runs of one configuration share the state: a launch must not take the last
+ * one's words (the epoch) for its own. */
+static void tagged_exact(void **unused)
+{
+    (void)unused;
+    if (!nw_scheme_supported(dev, NW_LOCAL_TAGGED, GS_ALGO_AUTO)) {
+        printf("  local-tagged does not run here (no 64-bit atomics): skipped\n");
+        return;
+    }
+    unsigned most = resident(NW_LOCAL_TAGGED, 16);
+    nw_config c = config(NW_LOCAL_TAGGED, 100, 16, 1); /* 7 x 7 tiles, one group */
+    expect_exact(&c);
+    c.n = 131; /* 9 x 9 tiles, more than groups */
+    c.groups = most < 3 ? most : 3;
+    c.repeats = 2;
+    expect_exact(&c);
+    c.repeats = 1;
+    c.n = 40; /* 3 x 3 tiles, fewer than groups */
+    c.groups = most < 12 ? most : 12;
+    expect_exact(&c);
+    c.n = 1; /* one tile, one cell: nothing to wait for, nothing to put */
+    c.groups = most < 2 ? most : 2;
+    expect_exact(&c);
+    c.n = 17; /* 2 x 2 tiles, the second ones one cell wide */
+    expect_exact(&c);
+    for (unsigned B = 32; B <= 64; B *= 2) {
+        c = config(NW_LOCAL_TAGGED, B == 32 ? 97 : 130, B, 2);
+        expect_exact(&c);
+        c.groups = 1;
+        expect_exact(&c);
+    }
+    if (info.is_gpu) { /* 10 x the co-resident groups: the rest queue, tickets in order */
+        c = config(NW_LOCAL_TAGGED, 1000, 16, 10 * most);
+        expect_exact(&c);
+    }
+}
+
+/* The weakened build's tagged gets may take the value before the one awaited: run
+ * local-tagged on several groups until one run goes wrong (it must, within 40 runs):
+ * GS_ERR_CHECK_FAILED with the wrong cells counted, or GS_ERR_TIMEOUT, where the early
+ * tile's put overtook its producer's and the producer's late put then took the word
+ * back a seq, below what the tile after waited for. */
+static void tagged_weakened_is_caught(void **unused)
+{
+    (void)unused;
+    if (!nw_scheme_supported(dev, NW_LOCAL_TAGGED, GS_ALGO_AUTO))
+        return;
+    unsigned most = resident(NW_LOCAL_TAGGED, 16), caught = 0;
+    for (unsigned run = 0; run < 40 && caught == 0; ++run) {
+        nw_config c = config(NW_LOCAL_TAGGED, 200, 16, most < 6 ? most : 6); /* 13 x 13 tiles */
+        c.repeats = 0;
+        c.timeout_ms = 2000;
+        nw_result r;
+        gs_status s = nw_run(dev, &c, &r);
+        printf("  weakened local-tagged run %u: %s, %llu cells differ%s%s\n", run,
+               gs_status_string(s), (unsigned long long)r.mismatches, r.error[0] ? ": " : "",
+               r.error);
+        assert_true(s == GS_OK || s == GS_ERR_CHECK_FAILED || s == GS_ERR_TIMEOUT);
+        caught += (s == GS_ERR_CHECK_FAILED && r.mismatches > 0) || s == GS_ERR_TIMEOUT;
+    }
+    assert_true(caught > 0);
+}
+
 /* The owner of tile (1, 1) never signals: the launch ends in GS_ERR_TIMEOUT, the result
  * names the tile (with one group the first wait to give up is on it; with more, on it
  * or on a tile after it), and the next launch of the same configuration is whole. */
@@ -204,6 +284,34 @@ static void silent_tile_times_out(void **unused)
                 assert_true(r.fault_row >= 1);
             }
         }
+}
+
+/* local-tagged: the owner of tile (1, 1) puts nothing. The tiles that read its words,
+ * (1, 2) and (2, 1), time out (with one group the first of them in ticket order, (1, 2));
+ * the result names tile (1, 1) from the word and seq awaited, and the next launch of the
+ * same configuration is whole. */
+static void tagged_silent_tile_times_out(void **unused)
+{
+    (void)unused;
+    if (!nw_scheme_supported(dev, NW_LOCAL_TAGGED, GS_ALGO_AUTO))
+        return;
+    for (unsigned groups = 1; groups <= 2; ++groups) {
+        nw_config c = config(NW_LOCAL_TAGGED, 64, 16, groups); /* 4 x 4 tiles */
+        c.silent_tile = 1 * 4 + 1 + 1;
+        c.timeout_ms = 300;
+        nw_result r;
+        gs_status s = nw_run(dev, &c, &r);
+        printf("  local-tagged, %u groups: %s: %s\n", groups, gs_status_string(s), r.error);
+        assert_int_equal(s, GS_ERR_TIMEOUT);
+        assert_non_null(strstr(r.error, "never came"));
+        assert_non_null(strstr(r.error, "tagged word"));
+        assert_int_equal(r.fault_row, 1);
+        assert_int_equal(r.fault_col, 1);
+        if (groups == 1) /* (1, 2) waits on row 1's words for seq 2 */
+            assert_non_null(strstr(r.error, "(row 1) to hold seq 2"));
+    }
+    nw_config ok = config(NW_LOCAL_TAGGED, 64, 16, 2);
+    expect_exact(&ok);
 }
 
 static void a_wrong_result_fails(void **unused)
@@ -245,7 +353,7 @@ static void bad_input(void **unused)
     assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
     c = ok;
     c.scheme = NW_GLOBAL;
-    c.silent_tile = 1; /* the fault is the local scheme's */
+    c.silent_tile = 1; /* the fault is the local schemes' */
     assert_int_equal(nw_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(nw_run(dev, NULL, &r), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(nw_run(dev, &ok, NULL), GS_ERR_INVALID_ARGUMENT);
@@ -269,6 +377,13 @@ int main(void)
 {
     dev = test_open_or_skip();
     gs_device_get_info(dev, &info);
+    const char *weak = getenv("GS_TEST_EXPECT_WRONG");
+    if (weak && weak[0] == '1') {
+        const struct CMUnitTest caught[] = {cmocka_unit_test(tagged_weakened_is_caught)};
+        int rc = cmocka_run_group_tests(caught, NULL, NULL);
+        gs_device_close(dev);
+        return rc;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_is_the_recurrence),
         cmocka_unit_test(names_parse_back),
@@ -277,6 +392,8 @@ int main(void)
         cmocka_unit_test(baselines_and_global_exact),
         cmocka_unit_test(local_variants_exact),
         cmocka_unit_test(silent_tile_times_out),
+        cmocka_unit_test(tagged_exact),
+        cmocka_unit_test(tagged_silent_tile_times_out),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);

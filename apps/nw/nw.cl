@@ -44,3 +44,18 @@ __kernel void nw_local_kernel(__global gs_word *state, __global int *m, __global
     nw_ctx c = nw_begin(m, edge, s1, s2, blosum, mem, n, NW_B, (uint)get_local_id(0));
     nw_local(&c, &L, flags, k, silent);
 }
+
+#if defined(GS_HAVE_WORD64)
+/* Any number of groups, tiles by ticket, boundaries in tagged words (nw_tagged); only
+ * where the device has 64-bit atomics (the host asks before it looks the kernel up). */
+__kernel void nw_tagged_kernel(__global gs_word *state, __global int *m, __global int *edge,
+                               __global const uchar *s1, __global const uchar *s2,
+                               __global const int *blosum, uint n, uint silent)
+{
+    __local int mem[NW_GROUP_WORDS(NW_B)];
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    nw_ctx c = nw_begin(m, edge, s1, s2, blosum, mem, n, NW_B, (uint)get_local_id(0));
+    nw_tagged(&c, &L, silent);
+}
+#endif

@@ -11,6 +11,11 @@
  *   NW_LOCAL           one persistent kernel, any number of groups launched the ordinary
  *                      way, tiles handed out by gridsync/local.h tickets and ordered by
  *                      progress words (cfg.variant: PeerWave's granularity and scheduling)
+ *   NW_LOCAL_TAGGED    the same tickets, a tile a ticket, but no progress words: a tile's
+ *                      bottom row and right column travel in gridsync/local.h's tagged
+ *                      words (a value and its tag in one 64-bit store), which the next
+ *                      tiles' work-items poll directly (OpenCL: where the device has
+ *                      64-bit atomics, else GS_ERR_UNSUPPORTED)
  *
  * The problem: two sequences of n symbols, s1 and s2, values 1..10 (Rodinia's
  * rand() % 10 + 1, from nw_sequences' seeded generator instead of rand()); the
@@ -43,6 +48,7 @@ typedef enum nw_scheme {
     NW_GLOBAL,
     NW_CG,
     NW_LOCAL,
+    NW_LOCAL_TAGGED,
     NW_SCHEME_COUNT_
 } nw_scheme;
 
@@ -68,7 +74,7 @@ typedef struct nw_config {
     unsigned seed; /* the sequences */
     nw_scheme scheme;
     gs_algo protocol;         /* NW_GLOBAL: the barrier (GS_ALGO_AUTO: the library's choice) */
-    nw_variant variant;       /* NW_LOCAL */
+    nw_variant variant;       /* NW_LOCAL (NW_LOCAL_TAGGED has none) */
     unsigned groups;          /* persistent schemes: groups; relaunch: the most groups of one
                             launch (a diagonal's tiles beyond them are strided over) */
     unsigned group_size;      /* work-items per group: 1 .. 1024 (B: Rodinia's) */
@@ -77,7 +83,8 @@ typedef struct nw_config {
     unsigned timeout_ms;      /* bound of every wait; 0: the library's default */
     const int32_t *reference; /* the (n+1)^2 matrix of this seed (nw_reference), or NULL */
     /* Tests only (not for timing): 0, or t + 1 where the owner of tile t (row-major)
-     * skips its signal, so that NW_LOCAL must end in GS_ERR_TIMEOUT naming the tile. */
+     * skips its signal (NW_LOCAL_TAGGED: its puts), so that the launch must end in
+     * GS_ERR_TIMEOUT naming the tile. */
     unsigned silent_tile;
 } nw_config;
 
@@ -89,7 +96,8 @@ typedef struct nw_result {
     size_t state_bytes;               /* the barrier's or local state's device memory */
     unsigned launches;                /* kernel launches of one alignment */
     unsigned fault_row, fault_col;    /* after GS_ERR_TIMEOUT: the tile (row of tiles, col
-                                         ~0u for a row's counter) whose signal never came */
+                                         ~0u for a row's counter) whose signal (or tagged
+                                         words) never came */
     char error[200];                  /* what failed, where something did */
 } nw_result;
 
@@ -102,7 +110,7 @@ void nw_sequences(unsigned n, unsigned seed, unsigned char *s1, unsigned char *s
 /* The sequential reference: the (n+1)^2 matrix, row-major, into `out`. */
 gs_status nw_reference(unsigned n, unsigned seed, int32_t *out);
 
-const char *nw_scheme_name(nw_scheme s); /* "relaunch", "relaunch-graph", ... */
+const char *nw_scheme_name(nw_scheme s); /* "relaunch", "relaunch-graph", ..., "local-tagged" */
 /* "tile", "k4", "row", "rows", "rows-k4"; into buf. */
 const char *nw_variant_name(nw_variant v, char *buf, size_t size);
 /* Parses those names: 0, or -1 for anything else (k out of 1..NW_MAX_K included). */

@@ -70,6 +70,15 @@ static void local_kernel(void *arg)
     nw_local(&c, &L, job->flags, job->k, job->silent);
 }
 
+static void tagged_kernel(void *arg)
+{
+    const cpu_job *job = arg;
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(job->state, scratch);
+    nw_ctx c = ctx_of(job);
+    nw_tagged(&c, &L, job->silent);
+}
+
 /* One diagonal. The cpu back end launches a team kernel only with a gridsync state
  * (gs_cpu_launch_local reports a kernel that never began it as GS_ERR_BAD_STATE): the
  * relaunch kernel begins a local state it otherwise leaves alone. */
@@ -84,7 +93,7 @@ static void relaunch_kernel(void *arg)
 
 static int cpu_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 {
-    if (scheme == NW_RELAUNCH || scheme == NW_LOCAL)
+    if (scheme == NW_RELAUNCH || scheme == NW_LOCAL || scheme == NW_LOCAL_TAGGED)
         return 1;
     return scheme == NW_GLOBAL && global_of(protocol) != NULL && nw_protocol_runs(dev, protocol);
 }
@@ -118,7 +127,7 @@ static gs_status cpu_open(nw_session *s)
         return GS_ERR_OUT_OF_MEMORY;
     if (c->scheme == NW_GLOBAL)
         return nw_barrier_open(s, &m->bar);
-    if (c->scheme == NW_LOCAL)
+    if (c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED)
         return nw_local_open(s, &m->L);
     gs_status st = gs_local_create(s->dev, 1, &m->L);
     return st == GS_OK ? GS_OK : nw_fail(s, st, "gs_local_create");
@@ -157,8 +166,9 @@ static gs_status cpu_run(nw_session *s, double *ns)
         return st == GS_OK ? GS_OK : nw_fail(s, st, "gs_cpu_launch_local (relaunch)");
     }
     s->result->launches = 1;
-    if (c->scheme == NW_LOCAL) {
-        st = gs_cpu_launch_local(m->L, GS_DIM3_1D(c->groups), size, local_kernel, &job);
+    if (c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED) {
+        st = gs_cpu_launch_local(m->L, GS_DIM3_1D(c->groups), size,
+                                 c->scheme == NW_LOCAL ? local_kernel : tagged_kernel, &job);
         *ns = now_ns() - t0;
         return nw_local_verdict(s, m->L, st);
     }

@@ -1,7 +1,7 @@
 /* The app on gridsync's CUDA back end, written as a user writes it: the global scheme's
- * kernels launch through gs_cuda_launch_timed; the local scheme is an ordinary <<<>>>
- * launch of any number of blocks between gs_local_prepare and gs_local_collect on the
- * app's stream; the baselines are the app's own CUDA (cudaLaunchCooperativeKernel for
+ * kernels launch through gs_cuda_launch_timed; the local and local-tagged schemes are an
+ * ordinary <<<>>> launch of any number of blocks between gs_local_prepare and
+ * gs_local_collect on the app's stream; the baselines are the app's own CUDA (cudaLaunchCooperativeKernel for
  * cg, a launch per anti-diagonal for relaunch, those launches captured into a graph for
  * relaunch-graph), timed with CUDA events. */
 #include <cuda_runtime.h>
@@ -20,11 +20,14 @@ typedef void (*relaunch_fn)(int *, int *, const unsigned char *, const unsigned 
                             unsigned, unsigned);
 typedef void (*local_fn)(gs_word *, int *, int *, const unsigned char *, const unsigned char *,
                          const int *, unsigned, unsigned, unsigned, unsigned);
+typedef void (*tagged_fn)(gs_word *, int *, int *, const unsigned char *, const unsigned char *,
+                          const int *, unsigned, unsigned);
 
 /* The kernels of one tile side. */
 struct nw_kernels {
     relaunch_fn relaunch;
     local_fn local;
+    tagged_fn tagged;
     struct {
         gs_algo algo;
         global_fn kernel;
@@ -37,6 +40,7 @@ template <unsigned B> static const nw_kernels *kernels_of()
     static const nw_kernels k = {
         nw_relaunch<B>,
         nw_local_kernel<B>,
+        nw_tagged_kernel<B>,
         {GS_PROTOCOLS_SHARED(NW_CUDA_ENTRY_X){GS_ALGO_CLUSTER, nw_global<B, nw_cluster>},
          {GS_ALGO_AUTO, nw_global<B, nw_auto>},
          {GS_ALGO_CG, nw_global<B, nw_cg>}}};
@@ -64,6 +68,7 @@ static const void *kernel_of(unsigned B, nw_scheme scheme, gs_algo protocol)
     case NW_RELAUNCH:
     case NW_RELAUNCH_GRAPH: return (const void *)kernels_for(B)->relaunch;
     case NW_LOCAL: return (const void *)kernels_for(B)->local;
+    case NW_LOCAL_TAGGED: return (const void *)kernels_for(B)->tagged;
     case NW_CG: return global_of(B, GS_ALGO_CG);
     default: return global_of(B, protocol);
     }
@@ -190,7 +195,7 @@ static gs_status cuda_open(nw_session *s)
         return cuda_fail(s, e, "allocating the matrix");
     if (c->scheme == NW_RELAUNCH_GRAPH)
         return capture(s, m);
-    if (c->scheme == NW_LOCAL) {
+    if (c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED) {
         if ((st = nw_local_open(s, &m->L)) != GS_OK)
             return st;
         st = gs_local_native(m->L, &m->state);
@@ -224,7 +229,8 @@ static gs_status run_own(nw_session *s, cuda_impl *m, double *ns)
     unsigned n = c->n;
     gs_word *none = NULL;
     cudaError_t e = cudaSuccess;
-    gs_status st = c->scheme == NW_LOCAL ? gs_local_prepare(m->L, m->stream) : GS_OK;
+    int local = c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED;
+    gs_status st = local ? gs_local_prepare(m->L, m->stream) : GS_OK;
     if (st != GS_OK)
         return nw_fail(s, st, "gs_local_prepare");
     if ((e = cudaEventRecord(m->start, m->stream)) != cudaSuccess)
@@ -236,6 +242,11 @@ static gs_status run_own(nw_session *s, cuda_impl *m, double *ns)
         kernels_for(c->tile)->local<<<c->groups, c->tile, 0, m->stream>>>(
             static_cast<gs_word *>(m->state), m->m, m->edge, m->s1, m->s2, m->blosum, n, v[0], v[1],
             v[2]);
+        e = cudaGetLastError();
+    } else if (c->scheme == NW_LOCAL_TAGGED) {
+        kernels_for(c->tile)->tagged<<<c->groups, c->tile, 0, m->stream>>>(
+            static_cast<gs_word *>(m->state), m->m, m->edge, m->s1, m->s2, m->blosum, n,
+            c->silent_tile);
         e = cudaGetLastError();
     } else if (c->scheme == NW_CG) {
         void *args[] = {&none, &m->m, &m->edge, &m->s1, &m->s2, &m->blosum, &n};
@@ -251,7 +262,7 @@ static gs_status run_own(nw_session *s, cuda_impl *m, double *ns)
     if ((e = cudaEventRecord(m->stop, m->stream)) != cudaSuccess)
         return cuda_fail(s, e, "cudaEventRecord");
     st = elapsed(s, m, ns);
-    if (c->scheme == NW_LOCAL)
+    if (local)
         st = nw_local_verdict(s, m->L, st == GS_OK ? gs_local_collect(m->L, m->stream) : st);
     return st;
 }

@@ -1,13 +1,15 @@
 /* apps/nw/nw_kernels.cuh - the app's CUDA kernels, templates on the tile side B (a block
  * of B threads, B^2 cells in shared memory): the relaunch baselines' one-diagonal
  * kernel, the persistent kernel per grid barrier (each gridsync protocol, auto, and
- * cooperative groups' grid.sync() for the cg baseline), and the local scheme's kernel.
+ * cooperative groups' grid.sync() for the cg baseline), and the local and local-tagged
+ * schemes' kernels.
  * Every one computes its tiles with nw_tile (nw_tile.h).
  *
  * It compiles on its own, to read a kernel's registers and spills, e.g.
  *     nvcc -cubin -arch=sm_90 -Xptxas -v -x cu -I include -I apps/nw -DNW_CUBIN=16 \
  *          apps/nw/nw_kernels.cuh -o /dev/null
- * (NW_CUBIN: B; the local, relaunch, auto and cg kernels of that B are in the cubin). */
+ * (NW_CUBIN: B; the local, local-tagged, relaunch, auto and cg kernels of that B are in
+ * the cubin). */
 #ifndef NW_KERNELS_CUH
 #define NW_KERNELS_CUH
 
@@ -90,6 +92,20 @@ __global__ void __launch_bounds__(B, NW_MIN_BLOCKS(B))
     nw_local(&c, &L, flags, k, silent);
 }
 
+/* The same tickets, a tile's boundary in tagged words polled by the next tiles' threads
+ * (nw_tagged). */
+template <unsigned B>
+__global__ void __launch_bounds__(B, NW_MIN_BLOCKS(B))
+    nw_tagged_kernel(gs_word *state, int *m, int *edge, const unsigned char *s1,
+                     const unsigned char *s2, const int *blosum, unsigned n, unsigned silent)
+{
+    __shared__ int mem[NW_GROUP_WORDS(B)];
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    nw_ctx c = NW_CTX(B, mem);
+    nw_tagged(&c, &L, silent);
+}
+
 #ifdef NW_CUBIN
 template __global__ void nw_relaunch<NW_CUBIN>(int *, int *, const unsigned char *,
                                                const unsigned char *, const int *, unsigned,
@@ -97,6 +113,9 @@ template __global__ void nw_relaunch<NW_CUBIN>(int *, int *, const unsigned char
 template __global__ void nw_local_kernel<NW_CUBIN>(gs_word *, int *, int *, const unsigned char *,
                                                    const unsigned char *, const int *, unsigned,
                                                    unsigned, unsigned, unsigned);
+template __global__ void nw_tagged_kernel<NW_CUBIN>(gs_word *, int *, int *, const unsigned char *,
+                                                    const unsigned char *, const int *, unsigned,
+                                                    unsigned);
 template __global__ void nw_global<NW_CUBIN, nw_auto>(gs_word *, int *, int *,
                                                       const unsigned char *, const unsigned char *,
                                                       const int *, unsigned);

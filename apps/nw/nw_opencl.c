@@ -1,6 +1,6 @@
 /* The app on gridsync's OpenCL back end: the program is gridsync's device source, then
  * nw_tile.h and nw.cl, built in the device's context with gridsync's options and the
- * tile side; the global scheme launches through gs_opencl_launch, the local scheme and
+ * tile side; the global scheme launches through gs_opencl_launch, the local schemes and
  * the relaunch baseline are enqueued the ordinary way on the device's in-order queue.
  * Time comes from profiling events (that queue profiles). */
 #include <stdio.h>
@@ -28,10 +28,32 @@ static const char *global_of(gs_algo protocol)
     return NULL;
 }
 
+/* local-tagged's words are 64-bit atomics: OpenCL has them as an extension. */
+static int has_int64_atomics(gs_device *dev)
+{
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_device_id id;
+    size_t size = 0;
+    int found = 0;
+    if (gs_opencl_handles(dev, &ctx, &queue, &id) != GS_OK ||
+        clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return 0;
+    char *ext = malloc(size + 1);
+    if (ext && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS) {
+        ext[size] = '\0';
+        found = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    }
+    free(ext);
+    return found;
+}
+
 static int cl_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 {
     if (scheme == NW_RELAUNCH || scheme == NW_LOCAL)
         return 1;
+    if (scheme == NW_LOCAL_TAGGED)
+        return has_int64_atomics(dev);
     return scheme == NW_GLOBAL && global_of(protocol) != NULL && nw_protocol_runs(dev, protocol);
 }
 
@@ -112,6 +134,10 @@ static gs_status kernel_args(nw_session *s, cl_impl *m)
         for (cl_uint i = 0; err == CL_SUCCESS && i < 3; ++i)
             err = clSetKernelArg(m->kernel, 7 + i, sizeof v[i], &v[i]);
     }
+    if (err == CL_SUCCESS && c->scheme == NW_LOCAL_TAGGED) {
+        cl_uint silent = c->silent_tile;
+        err = clSetKernelArg(m->kernel, 7, sizeof silent, &silent);
+    }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
 }
 
@@ -129,13 +155,15 @@ static gs_status cl_open(nw_session *s)
         return nw_fail(s, st, "gs_opencl_handles");
     if (c->scheme == NW_GLOBAL && (st = nw_barrier_open(s, &m->bar)) != GS_OK)
         return st;
-    if (c->scheme == NW_LOCAL && (st = nw_local_open(s, &m->L)) != GS_OK)
+    if ((c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED) &&
+        (st = nw_local_open(s, &m->L)) != GS_OK)
         return st;
     if ((st = build(s, m)) != GS_OK)
         return st;
-    const char *name = c->scheme == NW_RELAUNCH ? "nw_relaunch"
-                       : c->scheme == NW_LOCAL  ? "nw_local_kernel"
-                                                : global_of(c->protocol);
+    const char *name = c->scheme == NW_RELAUNCH       ? "nw_relaunch"
+                       : c->scheme == NW_LOCAL        ? "nw_local_kernel"
+                       : c->scheme == NW_LOCAL_TAGGED ? "nw_tagged_kernel"
+                                                      : global_of(c->protocol);
     m->kernel = clCreateKernel(m->program, name, &err);
     if (err != CL_SUCCESS)
         return cl_fail(s, err, name);
@@ -232,7 +260,7 @@ static gs_status cl_run(nw_session *s, double *ns)
         return cl_fail(s, err, "clEnqueueFillBuffer");
     if (s->cfg->scheme == NW_RELAUNCH)
         return relaunch(s, m, ns);
-    if (s->cfg->scheme == NW_LOCAL)
+    if (s->cfg->scheme == NW_LOCAL || s->cfg->scheme == NW_LOCAL_TAGGED)
         return run_local(s, m, ns);
     size_t groups = s->cfg->groups, size = s->cfg->tile;
     s->result->launches = 1;

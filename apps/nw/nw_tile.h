@@ -13,6 +13,8 @@
  *   edge  each tile column's rightmost column again, contiguous (edge_pitch per tile
  *         column, the same lead): the next tile column loads its left column from here
  *         in one coalesced read instead of B strided ones.
+ *   words the local-tagged scheme's boundaries, in the local state's tagged words (its
+ *         section at the end); it has no edge buffer.
  * A group computes a tile in group memory: (B + 1) x (B + 2) cells (the odd stride B + 1
  * between a diagonal's cells spreads them over the banks), then writes it out row by
  * row. Work-item y owns tile row y: it keeps its left and upper-left neighbours in
@@ -105,24 +107,28 @@ NW_FN int nw_cell(const nw_ctx *c, int row, unsigned x, int diag, int left, int 
     return nw_max(diag + c->blosum[row + c->col_of[x]], nw_max(left, up) - NW_TILE_PENALTY);
 }
 
-/* Tile (ti, tj): its top row from the matrix (row 0: -10 c), its left column from the
- * edge buffer (column 0: -10 r), then the 2B - 1 inner anti-diagonals, then the cells
- * and the tile's right column out. Every work-item of the group calls it; it begins
- * with a group barrier (the previous tile's readers of group memory are done) and ends
- * after its writes are issued (a signal or grid barrier then publishes them). */
-NW_FN void nw_tile(const nw_ctx *c, unsigned ti, unsigned tj)
+/* Tile (ti, tj)'s inputs from memory: its top row from the matrix (row 0: -10 c), its
+ * left column from the edge buffer (column 0: -10 r), and its symbols. */
+NW_FN void nw_tile_load(const nw_ctx *c, unsigned ti, unsigned tj)
 {
     const unsigned B = c->B, P = B + 2u, y = c->lid;
     const nw_idx r0 = (nw_idx)ti * B, c0 = (nw_idx)tj * B;
     NW_L int *t = c->t;
-    gs_group_barrier();
     for (unsigned x = y; x <= B; x += B) /* the top row, corner included */
         t[x] = ti == 0u ? -NW_TILE_PENALTY * (int)(c0 + x) : c->m[nw_at(c->pitch, r0, c0 + x)];
     t[(y + 1u) * P] = tj == 0u ? -NW_TILE_PENALTY * (int)(r0 + y + 1u)
                                : c->edge[nw_at(c->pitch, tj - 1u, r0 + y + 1u)];
     c->row_of[y] = (int)c->s1[r0 + y + 1u] * (int)NW_TILE_SYMBOLS;
     c->col_of[y] = (int)c->s2[c0 + y + 1u];
-    gs_group_barrier();
+}
+
+/* The tile's 2B - 1 inner anti-diagonals in group memory, from its inputs there (written
+ * before a group barrier the caller passed). Ends with every cell of the tile visible to
+ * every work-item of the group. */
+NW_FN void nw_tile_cells(const nw_ctx *c)
+{
+    const unsigned B = c->B, P = B + 2u, y = c->lid;
+    NW_L int *t = c->t;
     const int row = c->row_of[y];
     int left = t[(y + 1u) * P], diag = t[y * P];
 #if defined(__CUDACC__)
@@ -154,14 +160,37 @@ NW_FN void nw_tile(const nw_ctx *c, unsigned ti, unsigned tj)
             }
             gs_group_barrier();
         }
-    for (unsigned r = 0; r < B; ++r) /* row by row: B consecutive cells a store */
+}
+
+/* The tile's cells out to the matrix, row by row (B consecutive cells a store), and where
+ * `edge` its right column to the edge buffer. */
+NW_FN void nw_tile_store(const nw_ctx *c, unsigned ti, unsigned tj, int edge)
+{
+    const unsigned B = c->B, P = B + 2u, y = c->lid;
+    const nw_idx r0 = (nw_idx)ti * B, c0 = (nw_idx)tj * B;
+    NW_L int *t = c->t;
+    for (unsigned r = 0; r < B; ++r)
         c->m[nw_at(c->pitch, r0 + r + 1u, c0 + y + 1u)] = t[(r + 1u) * P + y + 1u];
-    c->edge[nw_at(c->pitch, tj, r0 + y + 1u)] = t[(y + 1u) * P + B];
+    if (edge)
+        c->edge[nw_at(c->pitch, tj, r0 + y + 1u)] = t[(y + 1u) * P + B];
     if (ti == 0u) /* the matrix's first row and column, which no tile owns */
         for (unsigned x = y; x <= B; x += B)
             c->m[nw_at(c->pitch, 0u, c0 + x)] = t[x];
     if (tj == 0u)
         c->m[nw_at(c->pitch, r0 + y + 1u, 0u)] = t[(y + 1u) * P];
+}
+
+/* Tile (ti, tj): its inputs from memory, then the 2B - 1 inner anti-diagonals, then the
+ * cells and the tile's right column out. Every work-item of the group calls it; it begins
+ * with a group barrier (the previous tile's readers of group memory are done) and ends
+ * after its writes are issued (a signal or grid barrier then publishes them). */
+NW_FN void nw_tile(const nw_ctx *c, unsigned ti, unsigned tj)
+{
+    gs_group_barrier();
+    nw_tile_load(c, ti, tj);
+    gs_group_barrier();
+    nw_tile_cells(c);
+    nw_tile_store(c, ti, tj, 1);
 }
 
 /* Anti-diagonal d of an R x R grid of tiles: its first row of tiles and its length. */
@@ -240,5 +269,103 @@ NW_FN void nw_local(const nw_ctx *c, gs_local *L, unsigned flags, unsigned k, un
             gs_local_signal(L, i * C + j, 1u);
     }
 }
+
+/* ---- the local-tagged scheme: a tile's boundary in tagged words (gridsync/local.h) ----
+ *
+ * The same tickets as the local scheme (anti-diagonal order, a tile a ticket), but no
+ * progress word: tile (i, j) puts its bottom row (B + 1 cells: its left input's last cell,
+ * the corner of the tile below, then its own B) into column j's words with seq i + 1 and
+ * its right column (B cells) into row i's words with seq j + 1, one relaxed 64-bit store
+ * a cell, value and tag together. The tile below gets its top row from column j's words
+ * (seq i + 1), the tile to the right its left column from row i's (seq j + 1): lane y
+ * polls the cell above its column and the cell left of its row, lane 0 the corner too,
+ * all in one wait, and the lanes' waits overlap. So a tile waits one round trip for its
+ * inputs, which nothing else orders: no signal (group barrier, release fence, flag), no
+ * acquire, no second round trip to load what the flag published.
+ *
+ * The words are reused down a column and along a row (gridsync/local.h's rule): the
+ * work-item that gets seq s of a word is the one that puts seq s + 1 there, after its
+ * get, and no other tile gets it. The edge buffer is not used; the matrix is written as
+ * in every scheme, read only by the host after the launch.
+ *
+ * Tickets are taken after the tile, as in the local scheme. Taking the next one at the
+ * start of a tile would keep local.h's proof (a group's tickets are still taken and
+ * worked in increasing order, so the smallest unfinished ticket is still its holder's
+ * current tile, whose inputs are done), but it pays only where the ticket's round trip
+ * is on the critical path, with fewer groups than a diagonal has tiles. At the
+ * co-resident count it is not up to 16384^2 (2640 groups of 16 on the H100 against at
+ * most 1024 tiles a diagonal: a group takes its ticket a diagonal or more before the
+ * tile's inputs exist), and a ticket taken early can wait behind its holder's current
+ * tile. At 32768^2 (2048 tiles) the longest diagonals come near the group count: not
+ * measured. */
+#if defined(GS_HAVE_WORD64)
+
+/* Column j's bottom-row words (B + 1, rounded up to whole 128-byte lines of 16), then
+ * row i's right-column words (B). */
+NW_FN unsigned nw_down_stride(unsigned B) { return (B + 1u + 15u) & ~15u; }
+NW_FN unsigned nw_tagged_words(unsigned R, unsigned B) { return R * (nw_down_stride(B) + B); }
+
+/* Tile (ti, tj)'s inputs from the words (the matrix's edge where ti or tj is 0: seq 0,
+ * nothing awaited) and its symbols, then the group's verdict: 0, or why it must leave. */
+NW_FN gs_u32 nw_tagged_in(const nw_ctx *c, gs_local *L, unsigned ti, unsigned tj)
+{
+    const unsigned B = c->B, P = B + 2u, y = c->lid;
+    const nw_idx r0 = (nw_idx)ti * B, c0 = (nw_idx)tj * B;
+    NW_L int *t = c->t;
+    GS_GLOBAL gs_word64 *down = gs_local_tagged(L, tj * nw_down_stride(B));
+    GS_GLOBAL gs_word64 *across = gs_local_tagged(L, c->R * nw_down_stride(B) + ti * B);
+    gs_group_barrier(); /* the previous tile's readers of group memory are done */
+    /* Loaded into registers first: their round trips overlap the waits'. */
+    int row_sym = (int)c->s1[r0 + y + 1u] * (int)NW_TILE_SYMBOLS, col_sym = (int)c->s2[c0 + y + 1u];
+    gs_u32 up = (gs_u32)(-NW_TILE_PENALTY * (int)(c0 + y + 1u));
+    gs_u32 left = (gs_u32)(-NW_TILE_PENALTY * (int)(r0 + y + 1u));
+    gs_u32 corner = (gs_u32)(-NW_TILE_PENALTY * (int)(r0 + c0));
+    gs_u32 why = gs_local_get3(L, &down[y + 1u], ti, &up, &across[y], tj, &left, &down[0],
+                               y == 0u ? ti : 0u, &corner);
+    c->row_of[y] = row_sym;
+    c->col_of[y] = col_sym;
+    t[y + 1u] = (int)up;
+    t[(y + 1u) * P] = (int)left;
+    if (y == 0u)
+        t[0] = (int)corner;
+    return gs_local_agree(L, why); /* also the barrier before the cells read group memory */
+}
+
+/* Tile (ti, tj)'s outputs: its bottom row and right column into the words (none where no
+ * tile reads them, or where `quiet`: the fault test's silent tile), then the matrix. */
+NW_FN void nw_tagged_out(const nw_ctx *c, gs_local *L, unsigned ti, unsigned tj, int quiet)
+{
+    const unsigned B = c->B, P = B + 2u, y = c->lid;
+    NW_L int *t = c->t;
+    GS_GLOBAL gs_word64 *down = gs_local_tagged(L, tj * nw_down_stride(B));
+    GS_GLOBAL gs_word64 *across = gs_local_tagged(L, c->R * nw_down_stride(B) + ti * B);
+    if (!quiet && ti + 1u < c->R) {
+        gs_local_put(L, &down[y + 1u], ti + 1u, (gs_u32)t[B * P + y + 1u]);
+        if (y == 0u)
+            gs_local_put(L, &down[0], ti + 1u, (gs_u32)t[B * P]);
+    }
+    if (!quiet && tj + 1u < c->R)
+        gs_local_put(L, &across[y], tj + 1u, (gs_u32)t[(y + 1u) * P + B]);
+    nw_tile_store(c, ti, tj, 0);
+}
+
+/* One group's part of the local-tagged scheme, until no ticket is left or a wait gave
+ * up. `silent`: 0, or 1 + the tile (row-major) whose owner puts nothing. Written as
+ * nw_local's loop (no `continue`, exits only on a value the group shares). */
+NW_FN void nw_tagged(const nw_ctx *c, gs_local *L, unsigned silent)
+{
+    const unsigned R = c->R;
+    for (;;) {
+        gs_u32 t = gs_local_next(L), i, j;
+        if (!gs_local_diagonal(t, R, R, &i, &j))
+            return;
+        if (nw_tagged_in(c, L, i, j))
+            return;
+        nw_tile_cells(c);
+        nw_tagged_out(c, L, i, j, silent == i * R + j + 1u);
+    }
+}
+
+#endif
 
 #endif

@@ -15,8 +15,8 @@ _Static_assert(NW_FLAG_TILE == NW_V_TILE && NW_FLAG_ROW == NW_V_ROW && NW_ROWS =
 _Static_assert(NW_PENALTY == NW_TILE_PENALTY && NW_SYMBOLS == NW_TILE_SYMBOLS,
                "one problem on host and device");
 
-static const char *const scheme_names[NW_SCHEME_COUNT_] = {"relaunch", "relaunch-graph", "global",
-                                                           "cg", "local"};
+static const char *const scheme_names[NW_SCHEME_COUNT_] = {
+    "relaunch", "relaunch-graph", "global", "cg", "local", "local-tagged"};
 
 const char *nw_scheme_name(nw_scheme s)
 {
@@ -127,8 +127,10 @@ gs_status nw_barrier_open(nw_session *s, gs_barrier **out)
 gs_status nw_local_open(nw_session *s, gs_local **out)
 {
     gs_local *L = NULL;
-    unsigned words = nw_variant_words(s->cfg, s->R);
-    gs_status st = gs_local_create(s->dev, words, &L);
+    int tagged = s->cfg->scheme == NW_LOCAL_TAGGED;
+    unsigned words = tagged ? nw_tagged_words(s->R, s->cfg->tile) : nw_variant_words(s->cfg, s->R);
+    gs_status st =
+        tagged ? gs_local_create_tagged(s->dev, 0, words, &L) : gs_local_create(s->dev, words, &L);
     if (st == GS_OK && s->cfg->timeout_ms)
         st = gs_local_set_timeout(L, s->cfg->timeout_ms);
     if (st == GS_OK)
@@ -136,10 +138,27 @@ gs_status nw_local_open(nw_session *s, gs_local **out)
     if (st != GS_OK) {
         if (L)
             gs_local_destroy(L);
-        return nw_fail(s, st, "gs_local_create(%u words)", words);
+        return nw_fail(s, st, "gs_local_create(%u %swords)", words, tagged ? "tagged " : "");
     }
     *out = L;
     return GS_OK;
+}
+
+/* The tagged word a get timed out on names the tile that should have put it: column j's
+ * bottom-row words come from the tile above (seq i + 1 from tile (i, j)), row i's
+ * right-column words from the tile to the left (seq j + 1 from tile (i, j)). */
+static gs_status tagged_verdict(nw_session *s, const gs_local_abort *a, gs_status st)
+{
+    unsigned down = nw_down_stride(s->cfg->tile), across = s->R * down;
+    int is_down = a->word < across;
+    s->result->fault_row = is_down ? a->awaited - 1u : (a->word - across) / s->cfg->tile;
+    s->result->fault_col = is_down ? a->word / down : a->awaited - 1u;
+    return nw_fail(s, st,
+                   "timed out: group %u work-item %u waited for tagged word %u (%s %u) to hold "
+                   "seq %u (saw %u): the words of tile (%u, %u) never came",
+                   a->group, a->item, a->word, is_down ? "column" : "row",
+                   is_down ? s->result->fault_col : s->result->fault_row, a->awaited, a->seen,
+                   s->result->fault_row, s->result->fault_col);
 }
 
 gs_status nw_local_verdict(nw_session *s, gs_local *L, gs_status st)
@@ -148,6 +167,8 @@ gs_status nw_local_verdict(nw_session *s, gs_local *L, gs_status st)
     if (st != GS_ERR_TIMEOUT || gs_local_abort_info(L, &a) != GS_OK)
         return st == GS_OK ? GS_OK : nw_fail(s, st, "local scheme: %s", gs_status_string(st));
     unsigned flags, k, R = s->R;
+    if (s->cfg->scheme == NW_LOCAL_TAGGED)
+        return tagged_verdict(s, &a, st);
     nw_variant_args(&s->cfg->variant, &flags, &k);
     /* The word names a ticket of k tiles (its first is named) or a row's counter, whose
      * value v would have come with tile v - 1's signal (rows: the k-th tile's). */
@@ -248,7 +269,8 @@ static int config_ok(const nw_config *c)
     unsigned R = c->n ? nw_tiles(c->n, c->tile ? c->tile : 1u) : 0u;
     return c->n >= NW_MIN_N && c->n <= NW_MAX_N && tile_ok(c->tile) && c->group_size == c->tile &&
            c->groups > 0 && c->repeats <= 100000u && (unsigned)c->variant.flags <= NW_ROWS &&
-           c->variant.k <= NW_MAX_K && (c->silent_tile == 0 || c->scheme == NW_LOCAL) &&
+           c->variant.k <= NW_MAX_K &&
+           (c->silent_tile == 0 || c->scheme == NW_LOCAL || c->scheme == NW_LOCAL_TAGGED) &&
            (c->scheme != NW_LOCAL || nw_variant_words(c, R) <= GS_LOCAL_MAX_WORDS);
 }
 

@@ -31,13 +31,22 @@ extern "C" {
 
 typedef struct gs_local gs_local;
 
-/* The most progress words a state may have (256 MiB of words). */
+/* The most progress words a state may have (256 MiB of words), and tagged words (512
+ * MiB: 64 bits each). */
 #define GS_LOCAL_MAX_WORDS (1u << 26)
+#define GS_LOCAL_MAX_TAGGED (1u << 26)
 
 /* Allocates the state for `words` progress words, 1 to GS_LOCAL_MAX_WORDS (else
  * GS_ERR_INVALID_ARGUMENT), wait bound GS_DEFAULT_TIMEOUT_MS (GRIDSYNC_TIMEOUT_MS where
  * set). Every failure but a NULL `out` leaves *out NULL. */
 GS_API gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out);
+
+/* The same with `tagged` tagged words too (gs_local_put / gs_local_get of
+ * gridsync/local.h: a value and its tag in 64 bits), 0 to GS_LOCAL_MAX_TAGGED; `words`
+ * may then be 0 (not both). They live in the state so that they share its epoch, and
+ * gs_local_prepare clears them when the epoch wraps, as it does the progress words. */
+GS_API gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged,
+                                        gs_local **out);
 GS_API gs_status gs_local_destroy(gs_local *L);
 
 /* How long one wait may last, 1 to 3600000 ms (else GS_ERR_INVALID_ARGUMENT). Takes
@@ -47,18 +56,21 @@ GS_API gs_status gs_local_get_timeout(const gs_local *L, unsigned *milliseconds)
 
 /* The progress words the state has, and the bytes of device memory it takes. */
 GS_API gs_status gs_local_get_words(const gs_local *L, unsigned *words, size_t *bytes);
+/* The tagged words it has. */
+GS_API gs_status gs_local_get_tagged(const gs_local *L, unsigned *tagged);
 
 /* The device-side state, to pass to a kernel: a CUDA device pointer, a cl_mem (as
  * void *), or a host pointer (cpu). */
 GS_API gs_status gs_local_native(const gs_local *L, void **out);
 
-/* Before each launch: the next epoch (every progress word reads as "nothing yet"), the
- * ticket counter at 0, the abort line cleared. */
+/* Before each launch: the next epoch (every progress word and tagged word reads as
+ * "nothing yet"), the ticket counter at 0, the abort line cleared. */
 GS_API gs_status gs_local_prepare(gs_local *L, void *stream);
 
 /* After a launch: waits for `stream` and reads what the kernel left: GS_OK;
  * GS_ERR_TIMEOUT when a wait expired (gs_local_abort_info names the group, the progress
- * word and the value it waited for); GS_ERR_BAD_STATE when no kernel began with this
+ * word and the value it waited for, or the tagged word and the seq); GS_ERR_BAD_STATE
+ * when no kernel began with this
  * state since gs_local_prepare (reason GS_ABORT_REASON_UNUSED); GS_ERR_NATIVE when the
  * stream reports a failure. */
 GS_API gs_status gs_local_collect(gs_local *L, void *stream);
@@ -67,11 +79,12 @@ typedef struct gs_local_abort {
     gs_abort_reason reason;
     unsigned group;   /* the group whose wait expired first */
     unsigned item;    /* its work-item, linear in the group */
-    unsigned word;    /* the progress word it waited on */
-    unsigned awaited; /* the value it waited for */
+    unsigned word;    /* the progress word it waited on (tagged: the tagged word) */
+    unsigned awaited; /* the value it waited for (tagged: the seq of the tag) */
     unsigned seen;    /* what the word held of this launch then (0: nothing) */
     int stray;        /* cpu: a work-item never reached its group's barrier */
     unsigned stray_group, stray_item;
+    int tagged; /* 1: the wait was a tagged word's get (gs_local_get*), 0: a progress word's */
 } gs_local_abort;
 
 /* What the last collected launch left (reason GS_ABORT_REASON_NONE after a good one). */

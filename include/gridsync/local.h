@@ -32,7 +32,8 @@
  * no more tickets. The host reads the verdict with gs_local_collect.
  *
  * Every work-item of the group calls every function here, the same number of times
- * (each has a group barrier, as __syncthreads). A progress word is written by one group
+ * (each has a group barrier, as __syncthreads), but the tagged words' gs_local_put and
+ * gs_local_get* (below), which are per work-item. A progress word is written by one group
  * at a time (its owner); values are 1 .. GS_LOCAL_MAX_VALUE and only grow within a
  * launch (a row's tiles done, a tile's sweeps done); waiting for value 0 returns at
  * once. Needs a shim (gridsync/cuda.cuh, cpu.h, opencl.clh include this file). */
@@ -47,6 +48,9 @@
 
 typedef struct gs_local {
     GS_GLOBAL gs_word *state;
+#if defined(GS_HAVE_WORD64)
+    GS_GLOBAL gs_word64 *tagged; /* the state's tagged words (gs_local_tagged) */
+#endif
     GS_SCRATCH_PTR scratch;
     gs_u32 base; /* this launch's epoch, shifted above the values */
     gs_u32 turn; /* the scratch slot the next share uses: 0 or 1 (the same on all) */
@@ -80,6 +84,10 @@ GS_DEVICE gs_local gs_local_begin(GS_GLOBAL gs_word *state, GS_SCRATCH_PTR scrat
     L.turn = 0u;
     L.bad = gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_LOCAL_MAGIC;
     L.base = L.bad ? 0u : gs_load_relaxed(&state[GS_HDR_LOCAL_EPOCH]) << GS_LOCAL_VALUE_BITS;
+#if defined(GS_HAVE_WORD64) /* past the progress words */
+    gs_u32 words = L.bad ? 0u : gs_load_relaxed(&state[GS_HDR_LOCAL_WORDS]);
+    L.tagged = (GS_GLOBAL gs_word64 *)(state + GS_WORD(GS_LOCAL_LINE_TAGGED(words), 0u));
+#endif
     if (!L.bad && gs_group_id() == 0u && gs_local_first()) /* the host's proof of use */
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK)], 1u);
     return L;
@@ -130,8 +138,10 @@ GS_DEVICE int gs_local_diagonal(gs_u32 t, gs_u32 rows, gs_u32 cols, gs_u32 *i, g
     return 1;
 }
 
-/* A wait that gave up: the first to, names itself and what it waited for. */
-GS_COLD_ABORT void gs_local_raise(const gs_local *L, gs_u32 word, gs_u32 value, gs_u32 seen)
+/* A wait that gave up: the first to, names itself and what it waited for (`tagged`: a
+ * tagged word's index and the seqs of its tag, else a progress word's and values). */
+GS_COLD_ABORT void gs_local_raise(const gs_local *L, gs_u32 word, gs_u32 value, gs_u32 seen,
+                                  gs_u32 tagged)
 {
     GS_GLOBAL gs_word *line = L->state + GS_WORD(GS_LINE_ABORT, 0u);
     if (gs_cas_relaxed(&line[GS_ABORT_REASON], 0u, GS_ABORT_TIMEOUT) == 0u) {
@@ -141,6 +151,7 @@ GS_COLD_ABORT void gs_local_raise(const gs_local *L, gs_u32 word, gs_u32 value, 
         gs_store_relaxed(&line[GS_ABORT_AWAITED], value);
         gs_store_relaxed(&line[GS_ABORT_SEEN],
                          (seen & ~GS_LOCAL_MAX_VALUE) == L->base ? seen & GS_LOCAL_MAX_VALUE : 0u);
+        gs_store_relaxed(&line[GS_ABORT_TAGGED], tagged);
     }
 }
 GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t polls, gs_u32 word,
@@ -148,7 +159,7 @@ GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t poll
 {
     gs_u32 why = gs_look_at(L->state, start, polls);
     if (why == GS_ABORT_TIMEOUT)
-        gs_local_raise(L, word, value, gs_load_relaxed(gs_local_word(L, word)));
+        gs_local_raise(L, word, value, gs_load_relaxed(gs_local_word(L, word)), 0u);
     return why;
 }
 
@@ -192,6 +203,169 @@ GS_DEVICE void gs_local_signal(gs_local *L, gs_u32 word, gs_u32 value)
     gs_group_barrier();
     if (gs_local_first() && !L->bad)
         gs_store_release(gs_local_word(L, word), L->base | (value & GS_LOCAL_MAX_VALUE));
+}
+
+/* ---- Tagged words: a value that carries its own proof of freshness ----
+ *
+ *     lane k of the producer:  gs_local_put(&L, gs_local_tagged(&L, k), seq, value);
+ *     lane k of the consumer:  why = gs_local_get(&L, gs_local_tagged(&L, k), seq, &value);
+ *                              if (gs_local_agree(&L, why)) return;   // the group leaves
+ *
+ * gs_local_put stores `value` and the tag (this launch's epoch | seq) in ONE 64-bit word,
+ * with one relaxed store; gs_local_get polls the word with relaxed loads until the tag
+ * read is the one awaited, and takes the value from the low half of that same load. Per
+ * work-item, no group barrier inside: lane k of a group polls word k while the other
+ * lanes poll theirs, so a warp's loads are in flight together (one round trip for the
+ * tile's whole boundary, where gs_local_wait's representative polls, acquires, and only
+ * then may the group load what the producer wrote: a second round trip).
+ *
+ * Why no fence and no flag are needed. Every access to a tagged word is atomic and of
+ * the same 8 aligned bytes: on CUDA ld/st.relaxed.gpu.b64, morally strong with each
+ * other, which PTX performs with single-copy atomicity (they are how the PTX ABI maps
+ * C++'s relaxed 64-bit atomic load and store); on the cpu C11 atomics; on OpenCL its
+ * 64-bit atomics. So a load takes all 64 bits from exactly one store. Within a launch
+ * each (word, seq) pair is put once (the rule below), so a load that sees the awaited
+ * tag reads from that one put, and its low half is the value the put wrote: value and
+ * proof arrive in the same access. The consumer reads nothing else of the producer's (each of its inputs comes
+ * in a word of its own, with its own tag), so no happens-before between the two is
+ * needed: no release, no acquire, no fence waiting for the producer's other stores. What
+ * a get does not give is anything beyond its word: the producer's other writes (a
+ * result matrix) are not ordered before its put; read them after the launch, or order
+ * them with gs_local_signal and gs_local_wait.
+ *
+ * Tags: seq is 1 .. GS_LOCAL_MAX_VALUE; the tag holds the launch's epoch above it like a
+ * progress value, so words left by earlier launches never match and need no clearing
+ * (gs_local_prepare clears them when the epoch wraps). A get waiting for seq 0 returns
+ * at once (nothing awaited; its value is left as it was).
+ *
+ * Reuse within a launch: one word may carry values seq 1, 2, 3, ... if one work-item
+ * alone gets seq s, and it is the one that puts seq s + 1, after its get (coherence
+ * orders one work-item's read of a location before its later write there): then no put
+ * overwrites a value before its consumer has read it, and a get of seq s never meets a
+ * later seq.
+ * (apps/nw: tile (i, j) gets seq i of its column's bottom-row words and puts seq i + 1
+ * for the tile below.) Otherwise give each (word, seq) a word of its own.
+ *
+ * Bounded as every wait here: a get that times out raises the abort naming the group,
+ * the work-item, the tagged word's index, and the seqs awaited and last seen
+ * (gs_local_abort_info: tagged = 1); every other get ends at its next look. A get
+ * returns 0 or why its work-item must leave; gs_local_agree then makes that the group's
+ * verdict. Only where the shim has 64-bit atomic words (GS_HAVE_WORD64: CUDA, the cpu;
+ * OpenCL with cl_khr_int64_base_atomics). */
+#if defined(GS_HAVE_WORD64)
+
+/* The test suite's weakened build (GS_WEAKEN_TAG) takes a tag one seq early. */
+#ifndef GS_TAG_EARLY
+#define GS_TAG_EARLY 0u
+#endif
+
+/* Tagged word k of the state (gs_local_create_tagged made the state with at least k + 1). */
+GS_DEVICE GS_GLOBAL gs_word64 *gs_local_tagged(const gs_local *L, gs_u32 k)
+{
+    return L->tagged + k;
+}
+
+/* The tag of seq in this launch, or 0 (nothing awaited) for seq 0. */
+GS_DEVICE gs_u32 gs_local_tag(const gs_local *L, gs_u32 seq)
+{
+    seq &= GS_LOCAL_MAX_VALUE;
+    return seq != 0u ? L->base | seq : 0u;
+}
+
+/* Word w := value, tagged seq of this launch: one relaxed 64-bit store. */
+GS_DEVICE void gs_local_put(const gs_local *L, GS_GLOBAL gs_word64 *w, gs_u32 seq, gs_u32 value)
+{
+    if (!L->bad)
+        gs_store64_relaxed(w, ((gs_u64)gs_local_tag(L, seq) << 32) | value);
+}
+
+/* One look of a get: loads every word still awaited (tag != 0), all before any test so
+ * that their round trips overlap, then takes each whose tag is the one awaited (its
+ * value out, its tag 0: not loaded again). 1 once nothing is awaited. */
+GS_DEVICE int gs_local_took(GS_GLOBAL gs_word64 *w0, gs_u32 *t0, gs_u32 *v0,
+                            GS_GLOBAL gs_word64 *w1, gs_u32 *t1, gs_u32 *v1,
+                            GS_GLOBAL gs_word64 *w2, gs_u32 *t2, gs_u32 *v2)
+{
+    gs_u64 x0 = *t0 != 0u ? gs_load64_relaxed(w0) : 0u;
+    gs_u64 x1 = *t1 != 0u ? gs_load64_relaxed(w1) : 0u;
+    gs_u64 x2 = *t2 != 0u ? gs_load64_relaxed(w2) : 0u;
+    if (*t0 != 0u && *t0 - (gs_u32)(x0 >> 32) <= GS_TAG_EARLY) {
+        *v0 = (gs_u32)x0;
+        *t0 = 0u;
+    }
+    if (*t1 != 0u && *t1 - (gs_u32)(x1 >> 32) <= GS_TAG_EARLY) {
+        *v1 = (gs_u32)x1;
+        *t1 = 0u;
+    }
+    if (*t2 != 0u && *t2 - (gs_u32)(x2 >> 32) <= GS_TAG_EARLY) {
+        *v2 = (gs_u32)x2;
+        *t2 = 0u;
+    }
+    return (*t0 | *t1 | *t2) == 0u;
+}
+
+/* A get's look, every 16th failed poll: a timeout names the first word still awaited,
+ * the seq awaited and the one it holds. */
+GS_COLD gs_u32 gs_local_get_look(const gs_local *L, gs_tick_t start, gs_polls_t polls,
+                                 GS_GLOBAL gs_word64 *w0, gs_u32 t0, GS_GLOBAL gs_word64 *w1,
+                                 gs_u32 t1, GS_GLOBAL gs_word64 *w2, gs_u32 t2)
+{
+    gs_u32 why = gs_look_at(L->state, start, polls);
+    if (why == GS_ABORT_TIMEOUT) {
+        GS_GLOBAL gs_word64 *w = t0 != 0u ? w0 : t1 != 0u ? w1 : w2;
+        gs_u32 t = t0 != 0u ? t0 : t1 != 0u ? t1 : t2;
+        gs_local_raise(L, (gs_u32)(w - L->tagged), t & GS_LOCAL_MAX_VALUE,
+                       (gs_u32)(gs_load64_relaxed(w) >> 32), 1u);
+    }
+    return why;
+}
+
+/* Up to three words in one bounded wait (a seq of 0: that word is not awaited), each
+ * polled until it holds its seq of this launch, its value then into *v0, *v1, *v2. 0,
+ * or why this work-item must leave (GS_ABORT_TIMEOUT, GS_ABORT_PEER,
+ * GS_ABORT_BAD_STATE); the values of words not taken are left as they were. */
+GS_DEVICE gs_u32 gs_local_get3(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u32 s0, gs_u32 *v0,
+                               GS_GLOBAL gs_word64 *w1, gs_u32 s1, gs_u32 *v1,
+                               GS_GLOBAL gs_word64 *w2, gs_u32 s2, gs_u32 *v2)
+{
+    if (L->bad)
+        return GS_ABORT_BAD_STATE;
+    gs_u32 t0 = gs_local_tag(L, s0), t1 = gs_local_tag(L, s1), t2 = gs_local_tag(L, s2);
+    GS_BOUNDED_SPIN_THEN(
+        gs_local_took(w0, &t0, v0, w1, &t1, v1, w2, &t2, v2), &L->state[GS_HDR_BACKOFF],
+        gs_local_get_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2), (void)0);
+}
+GS_DEVICE gs_u32 gs_local_get2(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u32 s0, gs_u32 *v0,
+                               GS_GLOBAL gs_word64 *w1, gs_u32 s1, gs_u32 *v1)
+{
+    return gs_local_get3(L, w0, s0, v0, w1, s1, v1, w0, 0u, v0);
+}
+GS_DEVICE gs_u32 gs_local_get(const gs_local *L, GS_GLOBAL gs_word64 *w, gs_u32 seq, gs_u32 *value)
+{
+    return gs_local_get3(L, w, seq, value, w, 0u, value, w, 0u, value);
+}
+
+#endif
+
+/* The group's verdict after its work-items' own waits (gs_local_get*): a group barrier
+ * (two on OpenCL, whose shim ORs in group memory) after which every work-item has 0 when
+ * every `why` was 0, else its own why or GS_ABORT_PEER. Every work-item calls it. */
+GS_DEVICE gs_u32 gs_local_agree(gs_local *L, gs_u32 why)
+{
+#if defined(GS_GROUP_ANY_IN_MEMORY)
+    GS_SCRATCH_PTR slot = L->scratch + L->turn; /* cleared as gs_local_share writes a slot */
+    L->turn ^= 1u;
+    if (gs_local_first())
+        *slot = 0u;
+    gs_group_barrier();
+    if (why != 0u)
+        gs_scratch_set(slot);
+    gs_group_barrier();
+    gs_u32 any = *slot;
+#else
+    gs_u32 any = gs_group_any(why != 0u, L->scratch) ? 1u : 0u;
+#endif
+    return any != 0u ? (why != 0u ? why : GS_ABORT_PEER) : GS_ABORT_NONE;
 }
 
 #endif

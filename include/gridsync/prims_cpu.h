@@ -96,6 +96,13 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
     return expected;
 }
 
+/* gridsync/local.h's tagged words: a value and its tag in one 64-bit atomic (lock-free
+ * on every target the cpu back end builds for), relaxed. */
+#define GS_HAVE_WORD64 1
+typedef _Atomic unsigned long long gs_word64;
+#define gs_load64_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define gs_store64_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+
 /* Threads outnumber cores in every test: a spinner must give its core away. */
 #define gs_pause(polls, backoff_ns) ((void)(polls), (void)(backoff_ns), sched_yield())
 

@@ -127,6 +127,25 @@ GS_DEVICE gs_u32 gs_cas_relaxed(gs_word *p, gs_u32 expected, gs_u32 desired)
     return o;
 }
 
+/* gridsync/local.h's tagged words: a value and its tag in one aligned 64-bit word,
+ * stored and loaded as one strong .b64 access at .gpu scope, which PTX makes
+ * single-copy atomic: a load returns the 64 bits of exactly one store, never half of
+ * two. Relaxed: the word carries its own proof of freshness, no fence is needed. */
+#define GS_HAVE_WORD64 1
+typedef unsigned long long gs_word64;
+GS_DEVICE gs_u64 gs_ld64_relaxed(const gs_word64 *p)
+{
+    gs_u64 v;
+    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+GS_DEVICE void gs_st64_relaxed(gs_word64 *p, gs_u64 v)
+{
+    asm volatile("st.relaxed.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+#define gs_load64_relaxed(p) gs_ld64_relaxed(p)
+#define gs_store64_relaxed(p, v) gs_st64_relaxed((p), (v))
+
 /* lockfree's flags (barrier_lockfree.h): one byte per group, four to a state word, so
  * that one 32-bit load polls four groups. The master's polls are limited by registers
  * (a load in flight holds one until its result is tested, and 2048 threads per SM leave

@@ -58,8 +58,10 @@ typedef struct gs_backend_ops {
      * cl_command_queue; NULL: the back end's default). NULL: nothing to wait for. */
     gs_status (*stream_sync)(gs_device *dev, void *stream);
     /* Optional: gs_local_prepare enqueued on `stream`, in its order (CUDA: a kernel, which
-     * a graph captures). NULL: local.c waits for the stream and writes the state. */
-    gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned words, void *stream);
+     * a graph captures): `clear` 32-bit words from line GS_LOCAL_LINE_WORDS on (the
+     * progress and tagged words) are zeroed when the epoch wraps. NULL: local.c waits for
+     * the stream and writes the state. */
+    gs_status (*local_prepare)(gs_device *dev, gs_mem *state, unsigned clear, void *stream);
     /* Optional: frees b->launch_cache when the barrier is destroyed. */
     void (*barrier_release)(gs_device *dev, gs_barrier *b);
     /* Optional: lets kernels on `dev` reach `peer`'s memory (a barrier across devices,
@@ -108,7 +110,7 @@ struct gs_barrier {
 #include "gridsync/host_local.h"
 struct gs_local {
     gs_device *dev;
-    unsigned words;
+    unsigned words, tagged;
     unsigned timeout_ms;
     size_t bytes;
     gs_mem *state;

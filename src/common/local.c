@@ -19,6 +19,12 @@ static void bound_words(gs_local *L, uint32_t *lo_hi)
     lo_hi[1] = (uint32_t)(units >> 32);
 }
 
+/* The 32-bit words the epoch's wrap clears: the progress and tagged words' lines. */
+static unsigned clear_words(const gs_local *L)
+{
+    return (GS_LOCAL_STATE_LINES(L->words, L->tagged) - GS_LOCAL_LINE_WORDS) * GS_LINE_WORDS;
+}
+
 /* A new state's header: epoch 0, so that the first prepare clears the words. */
 static gs_status write_header(gs_local *L)
 {
@@ -27,6 +33,7 @@ static gs_status write_header(gs_local *L)
     bound_words(L, &hdr[GS_HDR_TIMEOUT_LO]);
     hdr[GS_HDR_BACKOFF] = GS_LOCAL_BACKOFF_NS;
     hdr[GS_HDR_LOCAL_WORDS] = L->words;
+    hdr[GS_HDR_LOCAL_TAGGED] = L->tagged;
     return L->dev->ops->mem_write(L->dev, L->state, 0, hdr, sizeof hdr);
 }
 
@@ -35,21 +42,23 @@ static gs_status read_words(gs_local *L, unsigned line, unsigned first, uint32_t
     return L->dev->ops->mem_read(L->dev, L->state, GS_WORD(line, first) * 4u, dst, n * 4u);
 }
 
-gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
+gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged, gs_local **out)
 {
     if (!out)
         return GS_ERR_INVALID_ARGUMENT;
     *out = NULL;
-    if (!dev || words == 0 || words > GS_LOCAL_MAX_WORDS)
+    if (!dev || (words == 0 && tagged == 0) || words > GS_LOCAL_MAX_WORDS ||
+        tagged > GS_LOCAL_MAX_TAGGED)
         return GS_ERR_INVALID_ARGUMENT;
     gs_local *L = calloc(1, sizeof *L);
     if (!L)
         return GS_ERR_OUT_OF_MEMORY;
     L->dev = dev;
     L->words = words;
+    L->tagged = tagged;
     L->timeout_ms = GS_DEFAULT_TIMEOUT_MS;
     (void)gs_knob_uint(GS_KNOB_TIMEOUT_MS, &L->timeout_ms);
-    L->bytes = (size_t)GS_LOCAL_STATE_LINES(words) * GS_LINE_BYTES;
+    L->bytes = (size_t)GS_LOCAL_STATE_LINES(words, tagged) * GS_LINE_BYTES;
     gs_status s = dev->ops->mem_alloc(dev, L->bytes, &L->state); /* zeroed */
     if (s == GS_OK)
         s = write_header(L);
@@ -61,6 +70,13 @@ gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
     }
     *out = L;
     return GS_OK;
+}
+
+gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
+{
+    if (out && words == 0) /* a state of tagged words alone is gs_local_create_tagged's */
+        *out = NULL;
+    return words == 0 ? GS_ERR_INVALID_ARGUMENT : gs_local_create_tagged(dev, words, 0, out);
 }
 
 gs_status gs_local_destroy(gs_local *L)
@@ -101,6 +117,14 @@ gs_status gs_local_get_words(const gs_local *L, unsigned *words, size_t *bytes)
     return GS_OK;
 }
 
+gs_status gs_local_get_tagged(const gs_local *L, unsigned *tagged)
+{
+    if (!L || !tagged)
+        return GS_ERR_INVALID_ARGUMENT;
+    *tagged = L->tagged;
+    return GS_OK;
+}
+
 gs_status gs_local_native(const gs_local *L, void **out)
 {
     if (!L || !out)
@@ -126,7 +150,7 @@ static gs_status prepare_from_host(gs_local *L, void *stream)
         return s;
     epoch = GS_LOCAL_NEXT_EPOCH(epoch);
     if (epoch == 1u) {
-        size_t n = (size_t)L->words * 4u;
+        size_t n = (size_t)clear_words(L) * 4u;
         void *zeros = calloc(1, n);
         if (!zeros)
             return GS_ERR_OUT_OF_MEMORY;
@@ -151,7 +175,7 @@ gs_status gs_local_prepare(gs_local *L, void *stream)
         return GS_ERR_INVALID_ARGUMENT;
     memset(&L->abort, 0, sizeof L->abort);
     if (L->dev->ops->local_prepare)
-        return L->dev->ops->local_prepare(L->dev, L->state, L->words, stream);
+        return L->dev->ops->local_prepare(L->dev, L->state, clear_words(L), stream);
     return prepare_from_host(L, stream);
 }
 
@@ -159,10 +183,10 @@ gs_status gs_local_collect(gs_local *L, void *stream)
 {
     if (!L)
         return GS_ERR_INVALID_ARGUMENT;
-    uint32_t line[GS_ABORT_SEEN + 1];
+    uint32_t line[GS_ABORT_TAGGED + 1];
     gs_status s = sync_stream(L, stream);
     if (s == GS_OK)
-        s = read_words(L, GS_LINE_ABORT, 0, line, GS_ABORT_SEEN + 1);
+        s = read_words(L, GS_LINE_ABORT, 0, line, GS_ABORT_TAGGED + 1);
     if (s != GS_OK)
         return s;
     memset(&L->abort, 0, sizeof L->abort);
@@ -178,6 +202,7 @@ gs_status gs_local_collect(gs_local *L, void *stream)
     L->abort.word = line[GS_ABORT_EPISODE];
     L->abort.awaited = line[GS_ABORT_AWAITED];
     L->abort.seen = line[GS_ABORT_SEEN];
+    L->abort.tagged = line[GS_ABORT_TAGGED] != 0u;
     if (line[GS_ABORT_STRAY] != 0u) {
         L->abort.stray = 1;
         L->abort.stray_group = line[GS_ABORT_STRAY] - 1u;

@@ -30,7 +30,7 @@ GS_PROTOCOLS_CUDA(GS_CUDA_KERNEL_DECL_)
 const void *gs_cuda_kernel_relaunch(int form);
 /* kernel_local.cu: enqueues local synchronization's prepare kernel on `stream` (a
  * cudaStream_t); returns the cudaError_t of the launch. */
-int gs_cuda_local_prepare_enqueue(void *state, unsigned words, void *stream);
+int gs_cuda_local_prepare_enqueue(void *state, unsigned clear, void *stream);
 
 #ifdef __cplusplus
 }
@@ -135,7 +135,7 @@ void gs_cuda_barrier_release(gs_device *dev, gs_barrier *b);
 
 /* local_cuda.c: gs_backend_ops.stream_sync, .local_prepare */
 gs_status gs_cuda_stream_sync(gs_device *dev, void *stream);
-gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned words, void *stream);
+gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned clear, void *stream);
 
 /* multi_cuda.c: gs_backend_ops.peer_access */
 gs_status gs_cuda_peer_access(gs_device *dev, gs_device *peer);

@@ -6,12 +6,13 @@
 
 #include "cuda_internal.h"
 
-static __global__ void gs_local_prepare_kernel(unsigned *state, unsigned words)
+/* `clear`: the progress and tagged words, as 32-bit words from line GS_LOCAL_LINE_WORDS. */
+static __global__ void gs_local_prepare_kernel(unsigned *state, unsigned clear)
 {
     unsigned epoch = state[GS_HDR_LOCAL_EPOCH]; /* every thread reads before any writes */
     epoch = GS_LOCAL_NEXT_EPOCH(epoch);
     if (epoch == 1u)
-        for (unsigned i = threadIdx.x; i < words; i += blockDim.x)
+        for (unsigned i = threadIdx.x; i < clear; i += blockDim.x)
             state[GS_WORD(GS_LOCAL_LINE_WORDS, 0u) + i] = 0u;
     __syncthreads();
     if (threadIdx.x < GS_LINE_WORDS) {
@@ -22,8 +23,8 @@ static __global__ void gs_local_prepare_kernel(unsigned *state, unsigned words)
         state[GS_HDR_LOCAL_EPOCH] = epoch;
 }
 
-extern "C" int gs_cuda_local_prepare_enqueue(void *state, unsigned words, void *stream)
+extern "C" int gs_cuda_local_prepare_enqueue(void *state, unsigned clear, void *stream)
 {
-    gs_local_prepare_kernel<<<1, 1024, 0, (cudaStream_t)stream>>>((unsigned *)state, words);
+    gs_local_prepare_kernel<<<1, 1024, 0, (cudaStream_t)stream>>>((unsigned *)state, clear);
     return (int)cudaGetLastError();
 }

@@ -10,10 +10,10 @@ gs_status gs_cuda_stream_sync(gs_device *dev, void *stream)
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(dev, e, "cudaStreamSynchronize");
 }
 
-gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned words, void *stream)
+gs_status gs_cuda_local_prepare(gs_device *dev, gs_mem *state, unsigned clear, void *stream)
 {
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
     if (e == cudaSuccess)
-        e = (cudaError_t)gs_cuda_local_prepare_enqueue(state->ptr, words, stream);
+        e = (cudaError_t)gs_cuda_local_prepare_enqueue(state->ptr, clear, stream);
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(dev, e, "local prepare kernel");
 }

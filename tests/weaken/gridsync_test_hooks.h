@@ -8,7 +8,10 @@
  *   GS_WEAKEN_ORDER  every acquire and release becomes relaxed, fences vanish;
  *   GS_WEAKEN_COUNT  every protocol releases its groups one arrival early (naive, whose
  *                    arrivals are work-items: one group's arrivals early); the barrier
- *                    across devices (gridsync/multi.h) waits for one device fewer.
+ *                    across devices (gridsync/multi.h) waits for one device fewer;
+ *   GS_WEAKEN_TAG    a tagged word's get (gridsync/local.h) takes the tag one seq early
+ *                    too: where the word is passed on (seq s, then s + 1), it may read the
+ *                    value before the one it waits for.
  */
 #ifndef GRIDSYNC_TEST_HOOKS_H
 #define GRIDSYNC_TEST_HOOKS_H
@@ -46,6 +49,10 @@
 #define gs_store_fenced_sys(p, v) gs_store_relaxed_sys((p), (v))
 #define gs_fence_acq_rel_sys() ((void)0)
 #define gs_poll_acquire_sys() ((void)0)
+#endif
+
+#if defined(GS_WEAKEN_TAG) && GS_WEAKEN_TAG
+#define GS_TAG_EARLY 1u
 #endif
 
 #if defined(GS_WEAKEN_COUNT) && GS_WEAKEN_COUNT

@@ -5,12 +5,15 @@
  *   granularity  the local scheme's flags: a flag per tile, per k tiles, per tile row
  *   schedule     anti-diagonal tickets against PeerWave's row allocation
  * with the schemes a user could pick: relaunch (and CUDA's relaunch-graph), global (a
- * grid barrier per anti-diagonal; CUDA's cg) and local (tickets and progress words, at
- * the co-resident group count and, on a GPU, at 10 x as many). Every matrix is compared
- * with the host's reference cell for cell before it is timed (every timed run too up to
- * 8192^2); a wrong one is FAIL and not timed. Rows carry their speed-up over relaunch
- * and over global at the same size and tile; `best` rows and the summary give each
- * point's fastest scheme and the issue's targets. */
+ * grid barrier per anti-diagonal; CUDA's cg), local (tickets and progress words, at the
+ * co-resident group count and, on a GPU, at 10 x as many) and, in the size and tile
+ * experiments, local-tagged (the same tickets, tile boundaries in tagged words; its
+ * granularity is a tile and its schedule diagonal tickets, so it has no variants).
+ * --schemes runs some of them. Every matrix is compared with the host's reference cell
+ * for cell before it is timed (every timed run too up to 8192^2); a wrong one is FAIL
+ * and not timed. Rows carry their speed-up over relaunch and over global at the same
+ * size and tile; `best` rows and the summary give each point's fastest scheme and the
+ * issue's targets (local-tagged's also against local). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,7 @@ typedef struct wf {
     gs_device *dev;
     const cli_options *o;
     bench_table *t;
+    unsigned schemes;   /* 1 << nw_scheme of each scheme to run */
     gs_algo protocol;   /* the global scheme's barrier */
     unsigned ref_n;     /* the cached reference's size */
     int32_t *reference; /* (ref_n + 1)^2 cells */
@@ -141,34 +145,75 @@ static void add_best(bench_table *t, unsigned first)
     table_show(t, stdout);
 }
 
-/* One point of an experiment: the baselines (where asked), then each local variant at
- * the co-resident group count (or each --groups) and, for the size experiment on a GPU,
- * at 10 x as many. */
+/* Whether the run includes `scheme` (every one that runs here by default). */
+static int wants(const wf *w, nw_scheme scheme) { return (w->schemes >> scheme) & 1u; }
+
+/* A persistent scheme of any grid at the co-resident group count (or each --groups) and,
+ * where `ten_x` on a GPU, at 10 x as many. */
+static void any_grid(wf *w, const char *exp, unsigned n, unsigned B, nw_scheme scheme,
+                     const nw_variant *v, int ten_x)
+{
+    unsigned resident = default_groups(w, scheme, B);
+    if (w->o->n_groups) {
+        for (unsigned g = 0; g < w->o->n_groups; ++g)
+            measure(w, exp, n, B, scheme, v, w->o->groups[g]);
+        return;
+    }
+    measure(w, exp, n, B, scheme, v, resident);
+    if (ten_x && w->t->dev.is_gpu)
+        measure(w, exp, n, B, scheme, v, 10u * resident);
+}
+
+/* One point of an experiment: the baselines (where asked), then each local variant and,
+ * where asked, local-tagged, each at the co-resident group count (or each --groups) and,
+ * for the size experiment on a GPU, at 10 x as many. */
 static void point(wf *w, const char *exp, unsigned n, unsigned B, const nw_variant *vs,
-                  unsigned n_vs, int baselines, int ten_x)
+                  unsigned n_vs, int baselines, int tagged, int ten_x)
 {
     unsigned first = w->t->n, R = (n + B - 1u) / B;
     int gpu = w->t->dev.is_gpu;
     if (baselines) {
-        measure(w, exp, n, B, NW_RELAUNCH, NULL, gpu ? R : default_groups(w, NW_RELAUNCH, B));
-        if (nw_scheme_supported(w->dev, NW_RELAUNCH_GRAPH, w->protocol))
+        if (wants(w, NW_RELAUNCH))
+            measure(w, exp, n, B, NW_RELAUNCH, NULL, gpu ? R : default_groups(w, NW_RELAUNCH, B));
+        if (wants(w, NW_RELAUNCH_GRAPH))
             measure(w, exp, n, B, NW_RELAUNCH_GRAPH, NULL, R);
-        measure(w, exp, n, B, NW_GLOBAL, NULL, default_groups(w, NW_GLOBAL, B));
-        if (nw_scheme_supported(w->dev, NW_CG, w->protocol))
+        if (wants(w, NW_GLOBAL))
+            measure(w, exp, n, B, NW_GLOBAL, NULL, default_groups(w, NW_GLOBAL, B));
+        if (wants(w, NW_CG))
             measure(w, exp, n, B, NW_CG, NULL, default_groups(w, NW_CG, B));
     }
-    for (unsigned i = 0; i < n_vs; ++i) {
-        unsigned resident = default_groups(w, NW_LOCAL, B);
-        if (w->o->n_groups) {
-            for (unsigned g = 0; g < w->o->n_groups; ++g)
-                measure(w, exp, n, B, NW_LOCAL, &vs[i], w->o->groups[g]);
-            continue;
-        }
-        measure(w, exp, n, B, NW_LOCAL, &vs[i], resident);
-        if (ten_x && gpu)
-            measure(w, exp, n, B, NW_LOCAL, &vs[i], 10u * resident);
-    }
+    for (unsigned i = 0; i < n_vs && wants(w, NW_LOCAL); ++i)
+        any_grid(w, exp, n, B, NW_LOCAL, &vs[i], ten_x);
+    if (tagged && wants(w, NW_LOCAL_TAGGED))
+        any_grid(w, exp, n, B, NW_LOCAL_TAGGED, NULL, ten_x);
     add_best(w->t, first);
+}
+
+/* The schemes --schemes names (each checked, and run here), or every one that runs
+ * here. Non-zero: a bad or unsupported name, reported. */
+static int schemes_of(wf *w)
+{
+    const cli_options *o = w->o;
+    w->schemes = 0;
+    for (unsigned s = 0; s < NW_SCHEME_COUNT_ && !o->n_schemes; ++s)
+        if (nw_scheme_supported(w->dev, (nw_scheme)s, w->protocol))
+            w->schemes |= 1u << s;
+    for (unsigned i = 0; i < o->n_schemes; ++i) {
+        nw_scheme s;
+        if (nw_scheme_parse(o->schemes[i], &s) != 0) {
+            fprintf(stderr,
+                    "gridsync: --schemes: bad value '%s'; it takes relaunch, relaunch-graph, "
+                    "global, cg, local or local-tagged\n",
+                    o->schemes[i]);
+            return -1;
+        }
+        if (!nw_scheme_supported(w->dev, s, w->protocol)) {
+            fprintf(stderr, "gridsync: --schemes: %s does not run on this device\n", o->schemes[i]);
+            return -1;
+        }
+        w->schemes |= 1u << s;
+    }
+    return 0;
 }
 
 /* The named variants (each checked), or the default list `def`. -1: a bad name. */
@@ -196,7 +241,7 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
     static const char *const granularity[] = {"tile", "k4", "k16", "row"};
     static const char *const schedule[] = {"tile", "rows", "rows-k4"};
     int gpu = t->dev.is_gpu;
-    wf w = {dev, o, t, GS_ALGO_AUTO, 0, NULL};
+    wf w = {dev, o, t, 0, GS_ALGO_AUTO, 0, NULL};
     if (o->n_algos > 1 ||
         (o->n_algos == 1 && !nw_scheme_supported(dev, NW_GLOBAL, (gs_algo)o->algos[0]))) {
         fprintf(stderr, "gridsync: --algo: bench wavefront takes one protocol for its global "
@@ -205,6 +250,8 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
     }
     if (o->n_algos == 1)
         w.protocol = (gs_algo)o->algos[0];
+    if (schemes_of(&w) != 0)
+        return 2;
     for (unsigned i = 0; i < o->n_tiles; ++i)
         if (o->tiles[i] != 16 && o->tiles[i] != 32 && o->tiles[i] != 64) {
             fprintf(stderr, "gridsync: --tile: bench wavefront takes 16, 32 or 64, not %u\n",
@@ -228,17 +275,33 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
     unsigned mid = o->n_matrix ? o->matrix[0] : gpu ? (o->quick ? 4096u : 16384u) : 100u;
 
     for (unsigned i = 0; i < n_sizes; ++i)
-        point(&w, "size", sizes[i], B0, gran, 1, 1, 1);
+        point(&w, "size", sizes[i], B0, gran, 1, 1, 1, 1);
     for (unsigned i = 0; i < n_tl; ++i)
-        point(&w, "tile", mid, tl[i], gran, 1, 1, 0);
-    if (o->n_variants) {
-        point(&w, "variants", mid, B0, vs, n_vs, 0, 0);
-    } else {
-        point(&w, "granularity", mid, B0, gran, n_gran, 0, 0);
-        point(&w, "schedule", mid, B0, sched, n_sched, 0, 0);
+        point(&w, "tile", mid, tl[i], gran, 1, 1, 1, 0);
+    /* The other experiments are the local scheme's variants. */
+    if (wants(&w, NW_LOCAL) && o->n_variants) {
+        point(&w, "variants", mid, B0, vs, n_vs, 0, 0, 0);
+    } else if (wants(&w, NW_LOCAL)) {
+        point(&w, "granularity", mid, B0, gran, n_gran, 0, 0, 0);
+        point(&w, "schedule", mid, B0, sched, n_sched, 0, 0, 0);
     }
     free(w.reference);
     return 0;
+}
+
+/* The size experiment's first passing row of `scheme` at size n with more groups than
+ * `above` (0: its first, the co-resident count), or NULL. */
+static const bench_row *size_row(const bench_table *t, const char *scheme, unsigned n,
+                                 unsigned above)
+{
+    for (unsigned i = 0; i < t->n; ++i) {
+        const bench_row *r = &t->rows[i];
+        if (r->scheme && !r->any_grid && strcmp(r->scheme, scheme) == 0 &&
+            strcmp(r->experiment, "size") == 0 && r->n == n && r->status == GS_OK &&
+            r->groups > above)
+            return r;
+    }
+    return NULL;
 }
 
 /* The best rows, then the targets where the rows to judge them ran. */
@@ -255,31 +318,30 @@ void bench_wavefront_summary(const bench_table *t, FILE *f)
                     i ? t->rows[i - 1].experiment : "", r->n, r->tile, r->scheme, r->variant,
                     r->groups, r->total_ms, r->gcups, r->x_relaunch, r->x_global);
     }
-    fprintf(f, "targets (size experiment): local >= 2.5 x relaunch and >= 1.5 x global; local "
-               "at 10 x the groups within 5%% of the co-resident count\n");
+    fprintf(f, "targets (size experiment): local and local-tagged >= 2.5 x relaunch and >= 1.5 x "
+               "global; at 10 x the groups within 5%% of the co-resident count; local-tagged "
+               "against local (x_local: local's time over local-tagged's)\n");
     for (unsigned i = 0; i < t->n; ++i) {
-        const bench_row *r = &t->rows[i], *more = NULL;
-        if (!r->scheme || r->any_grid || strcmp(r->experiment, "size") != 0 ||
-            strcmp(r->scheme, "local") != 0 || r->status != GS_OK)
+        const bench_row *r = &t->rows[i];
+        if (!r->scheme || r->any_grid || strcmp(r->experiment, "size") != 0 || r->status != GS_OK)
             continue;
-        int first = 1;
-        for (unsigned j = 0; j < i; ++j)
-            first &= !(t->rows[j].scheme && strcmp(t->rows[j].scheme, "local") == 0 &&
-                       strcmp(t->rows[j].experiment, "size") == 0 && t->rows[j].n == r->n);
-        if (!first)
+        int tagged = strcmp(r->scheme, "local-tagged") == 0;
+        if (!tagged && strcmp(r->scheme, "local") != 0)
             continue;
-        for (unsigned j = i + 1; j < t->n; ++j)
-            if (t->rows[j].scheme && strcmp(t->rows[j].scheme, "local") == 0 &&
-                strcmp(t->rows[j].experiment, "size") == 0 && t->rows[j].n == r->n &&
-                t->rows[j].groups > r->groups && t->rows[j].status == GS_OK)
-                more = &t->rows[j];
-        fprintf(f, "  %5u^2: x_relnch %.3f (%s)  x_global %.3f (%s)", r->n, r->x_relaunch,
-                r->x_relaunch >= 2.5 ? "met" : "not met", r->x_global,
+        const bench_row *first = size_row(t, r->scheme, r->n, 0);
+        if (first != r) /* one line a scheme and size: its first row, the co-resident count */
+            continue;
+        const bench_row *more = size_row(t, r->scheme, r->n, r->groups);
+        fprintf(f, "  %5u^2 %-12s: x_relnch %.3f (%s)  x_global %.3f (%s)", r->n, r->scheme,
+                r->x_relaunch, r->x_relaunch >= 2.5 ? "met" : "not met", r->x_global,
                 r->x_global >= 1.5 ? "met" : "not met");
         if (more)
             fprintf(f, "  %u groups / %u: %.3f (%s)", more->groups, r->groups,
                     more->total_ms / r->total_ms,
                     more->total_ms <= 1.05 * r->total_ms ? "met" : "not met");
+        const bench_row *local = tagged ? size_row(t, "local", r->n, 0) : NULL;
+        if (local && r->total_ms > 0) /* each at its co-resident count */
+            fprintf(f, "  x_local %.3f", local->total_ms / r->total_ms);
         fputc('\n', f);
     }
 }

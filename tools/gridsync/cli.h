@@ -46,6 +46,7 @@ enum {
     OPT_VARIANTS = 1u << 22,
     OPT_DEVICES = 1u << 23,
     OPT_FORM = 1u << 24,
+    OPT_SCHEMES = 1u << 25,
     OPT_ONE_GROUPS = 1u << 30 /* in a subcommand's set: it runs one grid, --groups N */
 };
 
@@ -66,6 +67,8 @@ typedef struct cli_options {
     unsigned tiles[CLI_MAX_LIST], n_tiles;   /* bench wavefront --tile: 16, 32, 64 */
     char variants[CLI_MAX_LIST][16];         /* bench wavefront --variants: local variants */
     unsigned n_variants;
+    char schemes[CLI_MAX_LIST][16]; /* bench wavefront --schemes: the schemes to run */
+    unsigned n_schemes;
     unsigned device_list[CLI_MAX_LIST], n_device_list; /* bench multi --devices: one a rank */
     unsigned block;      /* work-items per group; 0 = the experiment's default */
     unsigned tile;       /* bench sor: a tile's side in cells; 0 = the default */

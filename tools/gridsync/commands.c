@@ -88,13 +88,15 @@ static const cli_command experiments[] = {
      "(size) the matrix from 2048 to 32768 (--matrix) at B = 16, (tile) B = 16/32/64 (--tile)\n"
      "at 16384 (the first --matrix), (granularity) the local scheme's flag per tile, per k\n"
      "tiles, per tile row, (schedule) anti-diagonal tickets against PeerWave's row\n"
-     "allocation (--variants replaces both by one list). Schemes: relaunch (a launch per\n"
-     "anti-diagonal; CUDA: relaunch-graph), global (a grid barrier per diagonal, --algo,\n"
-     "default auto; CUDA: cg), local (tickets and progress words, co-resident groups and on\n"
-     "a GPU 10 x as many; --groups sets them). On cpu and PoCL the sizes are 100 and 200.\n"
-     "Each matrix must equal the host's cell for cell before it is timed.",
-     BENCH_TIMED | OPT_MATRIX | OPT_TILE | OPT_VARIANTS | OPT_GROUPS, NULL, bench_wavefront,
-     "groups", bench_wavefront_summary, 1, 0},
+     "allocation (--variants replaces both by one list). Schemes (--schemes: some of them):\n"
+     "relaunch (a launch per anti-diagonal; CUDA: relaunch-graph), global (a grid barrier\n"
+     "per diagonal, --algo, default auto; CUDA: cg), local (tickets and progress words,\n"
+     "co-resident groups and on a GPU 10 x as many; --groups sets them), local-tagged (the\n"
+     "same tickets, each tile's boundary in tagged words its neighbours poll directly; in\n"
+     "the size and tile experiments). On cpu and PoCL the sizes are 64 and 100. Each\n"
+     "matrix must equal the host's cell for cell before it is timed.",
+     BENCH_TIMED | OPT_MATRIX | OPT_TILE | OPT_VARIANTS | OPT_SCHEMES | OPT_GROUPS, NULL,
+     bench_wavefront, "groups", bench_wavefront_summary, 1, 0},
     {"pi", "[options]",
      "apps/pi, the lecture's Pi program: midpoint integration of 4/(1+x^2) in double\n"
      "precision, a work-group reduction, then the groups' sums finished on the host, after\n"

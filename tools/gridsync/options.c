@@ -48,6 +48,9 @@ static const struct cli_opt {
      "                    a GPU, 4 cpu, 8 OpenCL)"},
     {"variants", OPT_VARIANTS, "LIST",
      "wavefront local variants: tile, row, kK, rows, rows-kK (K 1 to 1024), at most 64"},
+    {"schemes", OPT_SCHEMES, "LIST",
+     "wavefront schemes: relaunch, relaunch-graph, global, cg, local, local-tagged\n"
+     "                    (default: every one that runs on the device)"},
     {"devices", OPT_DEVICES, "LIST",
      "0 to 1024 each, at most 32: bench multi's devices, one a rank, by index in the\n"
      "                    back end (the same index twice: two ranks on one device)"},
@@ -212,6 +215,16 @@ static int take_variant(const char *tok, void *ctx)
     return 0;
 }
 
+/* The same for --schemes: bench wavefront knows the names. */
+static int take_scheme(const char *tok, void *ctx)
+{
+    cli_options *o = ctx;
+    if (o->n_schemes == CLI_MAX_LIST || strlen(tok) >= sizeof o->schemes[0])
+        return -1;
+    strcpy(o->schemes[o->n_schemes++], tok);
+    return 0;
+}
+
 static int take_algo(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
@@ -266,6 +279,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_MATRIX: return parse_list(v, o->matrix, &o->n_matrix, 1, 65536);
     case OPT_TILE: o->n_tiles = 0; return each_element(v, take_tile, o);
     case OPT_VARIANTS: o->n_variants = 0; return each_element(v, take_variant, o);
+    case OPT_SCHEMES: o->n_schemes = 0; return each_element(v, take_scheme, o);
     case OPT_DEVICES: return parse_list(v, o->device_list, &o->n_device_list, 0, 1024);
     case OPT_FORM: o->forms = 0; return each_element(v, take_form, &o->forms);
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
