@@ -368,7 +368,9 @@ static gs_status verdict(gs_multi *m, unsigned k, gs_status launched)
         a->item = line[GS_ABORT_ITEM];
         a->episode = line[GS_ABORT_EPISODE];
     }
-    a->from_rank = from != 0 ? from - 1u : reason == GS_ABORT_TIMEOUT ? k : GS_MULTI_NONE;
+    /* Its own wait expired: itself, even where a peer that expired too has told it since
+     * (both happen when two devices' bounds run out together). */
+    a->from_rank = reason == GS_ABORT_TIMEOUT ? k : from != 0 ? from - 1u : GS_MULTI_NONE;
     if (line[GS_ABORT_STRAY] != 0) {
         a->stray = 1;
         a->stray_group = line[GS_ABORT_STRAY] - 1u;
