@@ -24,7 +24,6 @@ static gs_cuda_device *cuda_of(gs_device *dev)
  * event without timing, and the co-residency bound is remembered for the last kernel and
  * shape: 10.9 us against the bare launch's 10.8 (1056 x 256: 13.5 against 12.4). */
 typedef struct cuda_launch_cache {
-    cudaStream_t stream;
     int timed;                 /* the launch in flight recorded start and stop */
     cudaEvent_t start, stop;   /* around a timed launch's kernel: its device time */
     cudaEvent_t done;          /* after an untimed launch's kernel */
@@ -174,7 +173,6 @@ static gs_status launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3
     if (s != GS_OK || capturing) /* a failed enqueue has nothing to read; a captured one
                                     runs with the graph */
         return gs_barrier_end_launch(b, s, -1);
-    c->stream = stream;
     b->pending = c;
     return GS_OK;
 }
