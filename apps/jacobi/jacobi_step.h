@@ -28,25 +28,76 @@
  * the scaling by 0.25f is exact). */
 #define GSJ_AVERAGE(l, r, u, d) (0.25f * (((l) + (r)) + ((u) + (d))))
 
-/* Only the cell index c and its column j advance, so a persistent kernel keeps few
- * registers for the sweep across its barriers. n <= GSJ_MAX_N keeps every index below
- * 2^31 and c + dc from wrapping. */
+/* Cell c of a walk over a rectangle of w columns, j its column in it (0 .. w - 1), dc and
+ * dj the stride in cells and columns: the next cell (past the row's end: one row down, w
+ * columns back, n - w cells on). */
+#define GSJ_NEXT_CELL(c, j, dc, dj, w, n) \
+    do {                                  \
+        (c) += (dc);                      \
+        (j) += (dj);                      \
+        if ((j) >= (w)) {                 \
+            (j) -= (w);                   \
+            (c) += (n) - (w);             \
+        }                                 \
+    } while (0)
+#define GSJ_CELL(a, c, n) GSJ_AVERAGE((a)[(c)-1u], (a)[(c) + 1u], (a)[(c) - (n)], (a)[(c) + (n)])
+
+/* The walk's cells from c (column j) to `last`, from a into b, in turns of up to four
+ * cells, or of two where `four` is 0 (a constant where it is inlined). Only c and j advance, so a
+ * persistent kernel keeps few registers for it across its barriers.
+ *
+ * Up to four cells a turn, every load of the turn before its first store: a and b are not
+ * known not to alias, so with one cell a turn the next cell's loads waited for this
+ * cell's store, one L2 round trip per cell in series (a work-item has ~4 cells at 512^2
+ * on 264 groups of 256). On the H100 at 512^2 x 20000 on 264 x 256, two cells a turn took
+ * flip from 50.0 to 47.4 ms (docs/performance.md). At 32 registers (8 groups of 256 per
+ * SM) four cells fit without spilling (tests/regs), but not in the split form, where the
+ * token and the tile are live too: its inner cells go two a turn. Every method of the app
+ * runs the same walk. */
+GSJ_FN void gsj_walk(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned c,
+                     unsigned j, unsigned dc, unsigned dj, unsigned w, unsigned last, int four)
+{
+    while (c <= last) {
+        unsigned c1 = c, j1 = j;
+        GSJ_NEXT_CELL(c1, j1, dc, dj, w, n);
+        if (c1 > last) { /* the work-item's last cell */
+            b[c] = GSJ_CELL(a, c, n);
+            return;
+        }
+        unsigned c2 = c1, j2 = j1;
+        GSJ_NEXT_CELL(c2, j2, dc, dj, w, n);
+        unsigned c3 = c2, j3 = j2;
+        if (four && c2 <= last)
+            GSJ_NEXT_CELL(c3, j3, dc, dj, w, n);
+        if (!four || c3 > last) { /* two cells (of two or three left) */
+            float s0 = GSJ_CELL(a, c, n), s1 = GSJ_CELL(a, c1, n);
+            b[c] = s0;
+            b[c1] = s1;
+            c = c2;
+            j = j2;
+            continue;
+        }
+        float s0 = GSJ_CELL(a, c, n), s1 = GSJ_CELL(a, c1, n);
+        float s2 = GSJ_CELL(a, c2, n), s3 = GSJ_CELL(a, c3, n);
+        b[c] = s0;
+        b[c1] = s1;
+        b[c2] = s2;
+        b[c3] = s3;
+        c = c3;
+        j = j3;
+        GSJ_NEXT_CELL(c, j, dc, dj, w, n);
+    }
+}
+
+/* The sync form's share of work-item `first` of `stride`. n <= GSJ_MAX_N keeps every
+ * index below 2^31 and c + dc from wrapping. */
 GSJ_FN void gsj_sweep(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned first,
                       unsigned stride)
 {
-    unsigned w = n - 2u;         /* interior width */
-    unsigned last = w * n + w;   /* the last interior cell, (n-2, n-2) */
-    unsigned j = 1u + first % w; /* the column of cell `first` */
-    unsigned c = (1u + first / w) * n + j;
-    unsigned dj = stride % w, dc = (stride / w) * n + dj; /* stride cells on */
-    for (; c <= last; c += dc) {
-        b[c] = GSJ_AVERAGE(a[c - 1u], a[c + 1u], a[c - n], a[c + n]);
-        j += dj;
-        if (j > w) { /* past the row's end: one row down, w columns back (n - w = 2) */
-            j -= w;
-            c += 2u;
-        }
-    }
+    unsigned w = n - 2u; /* interior width; the interior starts at (1, 1) */
+    unsigned j = first % w, dj = stride % w;
+    gsj_walk(a, b, n, (1u + first / w) * n + 1u + j, j, (stride / w) * n + dj, dj, w,
+             w * n + w /* (n-2, n-2) */, 1);
 }
 
 /* ---- the split form: a tile per group ----------------------------------------------
@@ -123,7 +174,7 @@ GSJ_FN gsj_tile gsj_tile_of(unsigned n, unsigned gx, unsigned gy, unsigned group
 /* One cell from a into b. */
 GSJ_FN void gsj_update(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned c)
 {
-    b[c] = GSJ_AVERAGE(a[c - 1u], a[c + 1u], a[c - n], a[c + n]);
+    b[c] = GSJ_CELL(a, c, n);
 }
 
 /* The tile's perimeter, work-item `first` of `stride` of the group taking every
@@ -167,16 +218,8 @@ GSJ_FN void gsj_inner(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n
     /* an empty part has no last cell: 0 ends the loop at once (every cell is >= n + 1) */
     unsigned last = rows && w ? origin + (rows - 1u) * n + w - 1u : 0u;
     w = w ? w : 1u; /* no division by 0 where there is nothing to do */
-    unsigned j = first % w, c = origin + (first / w) * n + j;
-    unsigned dj = stride % w, dc = (stride / w) * n + dj;
-    for (; c <= last; c += dc) {
-        gsj_update(a, b, n, c);
-        j += dj;
-        if (j >= w) { /* past the row's end: one row down, w columns back */
-            j -= w;
-            c += n - w;
-        }
-    }
+    unsigned j = first % w, dj = stride % w;
+    gsj_walk(a, b, n, origin + (first / w) * n + j, j, (stride / w) * n + dj, dj, w, last, 0);
 }
 
 #endif
