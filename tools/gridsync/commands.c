@@ -90,10 +90,12 @@ static const cli_command experiments[] = {
      "tiles, per tile row, (schedule) anti-diagonal tickets against PeerWave's row\n"
      "allocation (--variants replaces both by one list). Schemes (--schemes: some of them):\n"
      "relaunch (a launch per anti-diagonal; CUDA: relaunch-graph), global (a grid barrier\n"
-     "per diagonal, --algo, default auto; CUDA: cg), local (tickets and progress words,\n"
-     "co-resident groups and on a GPU 10 x as many; --groups sets them), local-tagged (the\n"
-     "same tickets, each tile's boundary in tagged words its neighbours poll directly; in\n"
-     "the size and tile experiments). On cpu and PoCL the sizes are 64 and 100. Each\n"
+     "per diagonal, --algo, default auto; CUDA: cg), local (tickets and progress words),\n"
+     "local-tagged (the same tickets, each tile's boundary in tagged words its neighbours\n"
+     "poll directly; in the size and tile experiments). A persistent scheme runs as many\n"
+     "groups as the longest diagonal has tiles, at most the co-resident count; in the size\n"
+     "experiment on a GPU also the co-resident count and 10 x that (--groups sets them).\n"
+     "On cpu and PoCL the sizes are 64 and 100. Each\n"
      "matrix must equal the host's cell for cell before it is timed.",
      BENCH_TIMED | OPT_MATRIX | OPT_TILE | OPT_VARIANTS | OPT_SCHEMES | OPT_GROUPS, NULL,
      bench_wavefront, "groups", bench_wavefront_summary, 1, 0},
