@@ -38,6 +38,16 @@ exps=$(grep -v '^experiment' "$dir/some.csv" | cut -d, -f1 | sort -u | tr '\n' '
 echo "--schemes local-tagged,relaunch: schemes=[$some] experiments=[$exps]"
 [ "$some" = "local-tagged relaunch " ] && [ "$exps" = "best size tile " ] || exit 1
 
+# --variants: the variants experiment runs those, and the size and tile experiments still
+# run the default variant (a flag per tile; they once ran an uninitialised one: errors)
+"$cli" bench wavefront --backend "$backend" --quick --repeats 1 --variants rows,k2 \
+    --csv "$dir/var.csv" >"$dir/var.txt" 2>"$dir/var.err" || { cat "$dir/var.err"; exit 1; }
+named=$(grep '^variants,' "$dir/var.csv" | sed 's/"[^"]*"//g' | cut -d, -f19 | sort -u | tr '\n' ' ')
+sized=$(grep '^size,\|^tile,' "$dir/var.csv" | sed 's/"[^"]*"//g' | awk -F, '$18 == "local" { print $19 }' | sort -u | tr '\n' ' ')
+bad=$(grep -v '^experiment' "$dir/var.csv" | grep -vc ',pass$')
+echo "--variants rows,k2: variants=[$named] size and tile=[$sized] not passed=$bad"
+[ "$named" = "k2 rows " ] && [ "$sized" = "tile " ] && [ "$bad" -eq 0 ] || exit 1
+
 fail=0
 refuse() { # refuse OPTION ARGS...: exit 2 and a message naming --OPTION
     opt=$1

@@ -276,9 +276,13 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
         }
     nw_variant vs[CLI_MAX_LIST], gran[4], sched[3];
     unsigned n_vs = 0, n_gran = 0, n_sched = 0;
-    if (variants_of(o, granularity, 4, o->n_variants ? vs : gran,
-                    o->n_variants ? &n_vs : &n_gran) ||
-        (!o->n_variants && variants_of(o, schedule, 3, sched, &n_sched)))
+    /* The size and tile experiments run the default list's first variant (a flag per
+     * tile) also where --variants names the others' (it ran uninitialised ones). */
+    cli_options defaults = *o;
+    defaults.n_variants = 0;
+    if ((o->n_variants && variants_of(o, granularity, 4, vs, &n_vs)) ||
+        variants_of(&defaults, granularity, 4, gran, &n_gran) ||
+        variants_of(&defaults, schedule, 3, sched, &n_sched))
         return 2;
     const unsigned *sizes = o->n_matrix ? o->matrix
                             : gpu       ? (o->quick ? quick : gpu_sizes)
