@@ -42,34 +42,47 @@
     } while (0)
 #define GSJ_CELL(a, c, n) GSJ_AVERAGE((a)[(c)-1u], (a)[(c) + 1u], (a)[(c) - (n)], (a)[(c) + (n)])
 
-/* The walk's cells from c (column j) to `last`, from a into b, in turns of up to four
- * cells, or of two where `four` is 0 (a constant where it is inlined). Only c and j advance, so a
- * persistent kernel keeps few registers for it across its barriers.
+/* Cells a turn of the walk (1, 2 or 4; the split form's inner cells at most 2), every
+ * load of a turn before its first store. a and b are not known not to alias, so with one
+ * cell a turn the next cell's loads wait for this cell's store: one L2 round trip per
+ * cell, in series. Measured on the H100 (bench/results/h100/jacobi_turn*.csv; one build
+ * per GSJ_TURN, the same run; ms, each at its best of 264, 528, 1056 groups of 256):
  *
- * Up to four cells a turn, every load of the turn before its first store: a and b are not
- * known not to alias, so with one cell a turn the next cell's loads waited for this
- * cell's store, one L2 round trip per cell in series (a work-item has ~4 cells at 512^2
- * on 264 groups of 256). On the H100 at 512^2 x 20000 on 264 x 256, two cells a turn took
- * flip from 50.0 to 47.4 ms (docs/performance.md). At 32 registers (8 groups of 256 per
- * SM) four cells fit without spilling (tests/regs), but not in the split form, where the
- * token and the tile are live too: its inner cells go two a turn. Every method of the app
- * runs the same walk. */
+ *   turn    512^2 x 20000: cg   flip  graph   4096^2 x 1000: cg  flip   8192^2 x 200: cg  flip
+ *   1                   46.8   49.9   43.0                  57.0  57.3                 44.2  44.3
+ *   2                   42.1   44.8   43.5                  59.3  59.4                 46.2  46.2
+ *   4                   45.6   48.9   44.1                  58.8  59.4                 52.5  49.5
+ *
+ * Two a turn helps every method where the barrier dominates and costs 4-5% where memory
+ * does; no width changes gridsync against grid.sync() (flip 1.066, 1.064 and 1.072 x
+ * cg's time at 512^2), and four wins nowhere: ptxas fits four in 32 registers (no spill,
+ * tests/regs) but the methods' kernels then differ by up to 15% in ways the barrier does
+ * not explain. One a turn stays the default: the app's figures are the same as before. */
+#ifndef GSJ_TURN
+#define GSJ_TURN 1u
+#endif
+
+/* The walk's cells from c (column j) to `last`, from a into b, `turn` cells a turn (a
+ * constant where it is inlined). Only c and j advance, so a persistent kernel keeps few
+ * registers for it across its barriers. Every method of the app runs the same walk. */
 GSJ_FN void gsj_walk(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned c,
-                     unsigned j, unsigned dc, unsigned dj, unsigned w, unsigned last, int four)
+                     unsigned j, unsigned dc, unsigned dj, unsigned w, unsigned last, unsigned turn)
 {
     while (c <= last) {
         unsigned c1 = c, j1 = j;
         GSJ_NEXT_CELL(c1, j1, dc, dj, w, n);
-        if (c1 > last) { /* the work-item's last cell */
+        if (turn < 2u || c1 > last) { /* the work-item's last cell, or a cell a turn */
             b[c] = GSJ_CELL(a, c, n);
-            return;
+            c = c1;
+            j = j1;
+            continue;
         }
         unsigned c2 = c1, j2 = j1;
         GSJ_NEXT_CELL(c2, j2, dc, dj, w, n);
         unsigned c3 = c2, j3 = j2;
-        if (four && c2 <= last)
+        if (turn >= 4u && c2 <= last)
             GSJ_NEXT_CELL(c3, j3, dc, dj, w, n);
-        if (!four || c3 > last) { /* two cells (of two or three left) */
+        if (turn < 4u || c3 > last) { /* two cells (of two or three left) */
             float s0 = GSJ_CELL(a, c, n), s1 = GSJ_CELL(a, c1, n);
             b[c] = s0;
             b[c1] = s1;
@@ -97,7 +110,7 @@ GSJ_FN void gsj_sweep(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n
     unsigned w = n - 2u; /* interior width; the interior starts at (1, 1) */
     unsigned j = first % w, dj = stride % w;
     gsj_walk(a, b, n, (1u + first / w) * n + 1u + j, j, (stride / w) * n + dj, dj, w,
-             w * n + w /* (n-2, n-2) */, 1);
+             w * n + w /* (n-2, n-2) */, GSJ_TURN);
 }
 
 /* ---- the split form: a tile per group ----------------------------------------------
@@ -219,7 +232,8 @@ GSJ_FN void gsj_inner(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n
     unsigned last = rows && w ? origin + (rows - 1u) * n + w - 1u : 0u;
     w = w ? w : 1u; /* no division by 0 where there is nothing to do */
     unsigned j = first % w, dj = stride % w;
-    gsj_walk(a, b, n, origin + (first / w) * n + j, j, (stride / w) * n + dj, dj, w, last, 0);
+    gsj_walk(a, b, n, origin + (first / w) * n + j, j, (stride / w) * n + dj, dj, w, last,
+             GSJ_TURN < 2u ? GSJ_TURN : 2u);
 }
 
 #endif
