@@ -60,6 +60,13 @@
  * spuriously: everything stays safe and every group ends, all tiles computed or
  * the run aborted.
  *
+ * AHEAD=1 (SCHED 0; include/gridsync/local.h's gs_local_order / gs_local_take, apps/nw's
+ * local-tagged): a group takes its next ticket when it starts a tile, before it waits
+ * for the tile's inputs, so that the ticket's round trip overlaps the tile. Its tickets
+ * are still worked in increasing order: the smallest unfinished ticket is always its
+ * holder's current tile, whose dependencies (smaller tickets) are finished. Spin checks
+ * liveness with one slot (S=1: a group ahead holds a ticket while others cannot start).
+ *
  * Tagged words (TAGGED=1, SCHED 0 only; include/gridsync/local.h's gs_local_put and
  * gs_local_get, apps/nw's local-tagged): no flags. Tile (i,j) puts its bottom row into
  * column j's word (seq i+1) and its right column into row i's word (seq j+1), each word
@@ -120,6 +127,9 @@
 #endif
 #ifndef TAGGED
 #define TAGGED 0      /* 1: tagged words instead of flags (SCHED 0) */
+#endif
+#ifndef AHEAD
+#define AHEAD 0       /* 1: the next ticket taken at the start of a tile (SCHED 0) */
 #endif
 #ifndef MUTANT
 #define MUTANT 0
@@ -356,6 +366,9 @@ inline tput(ti)
 proctype Group(byte g)
 {
     byte t, x, j, up, left, w = NONE;
+#if AHEAD
+    byte ahead;
+#endif
 #if TAGGED
     byte ti, gotUp, gotLeft;
 #endif
@@ -366,12 +379,18 @@ proctype Group(byte g)
 
     /* the hardware starts the block when a slot is free */
     atomic { slots > 0 -> slots--; printf("MSG group %d starts\n", g) }
+#if AHEAD
+    d_step { ahead = ticket; ticket++ }             /* the first ticket */
+#endif
 #if MUTANT == 5
     t = g;                                          /* static: its block index */
 #endif
     do
     ::
-#if MUTANT != 5
+#if MUTANT != 5 && AHEAD
+        t = ahead;                                  /* gs_local_take */
+        d_step { ahead = ticket; ticket++ }         /* gs_local_order: the next, now */
+#elif MUTANT != 5
         d_step { t = ticket; ticket++ }             /* gs_fetch_add_relaxed */
 #endif
 #if SCHED == 0
@@ -492,6 +511,7 @@ init
     byte i, d, n;
     assert(S >= 1 && S <= P && NT < NONE && (STUCK == NONE || STUCK < NT));
     assert(!TAGGED || SCHED == 0);
+    assert(!AHEAD || SCHED == 0);
     atomic {
         /* anti-diagonal order: diagonal d ascending, i ascending within it */
         n = 0;

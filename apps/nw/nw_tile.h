@@ -288,16 +288,12 @@ NW_FN void nw_local(const nw_ctx *c, gs_local *L, unsigned flags, unsigned k, un
  * get, and no other tile gets it. The edge buffer is not used; the matrix is written as
  * in every scheme, read only by the host after the launch.
  *
- * Tickets are taken after the tile, as in the local scheme. Taking the next one at the
- * start of a tile would keep local.h's proof (a group's tickets are still taken and
- * worked in increasing order, so the smallest unfinished ticket is still its holder's
- * current tile, whose inputs are done), but it pays only where the ticket's round trip
- * is on the critical path, with fewer groups than a diagonal has tiles. At the
- * co-resident count it is not up to 16384^2 (2640 groups of 16 on the H100 against at
- * most 1024 tiles a diagonal: a group takes its ticket a diagonal or more before the
- * tile's inputs exist), and a ticket taken early can wait behind its holder's current
- * tile. At 32768^2 (2048 tiles) the longest diagonals come near the group count: not
- * measured. */
+ * The next ticket is taken when a tile starts (gridsync/local.h's gs_local_order and
+ * gs_local_take; local.h says why deadlock freedom holds), so its two round trips (the
+ * add, the abort word) overlap the tile's wait and cells instead of lying between two
+ * tiles. With as many groups as the longest diagonal has tiles (bench wavefront's
+ * default), a group ends a tile about when the next diagonal's inputs appear, and the
+ * ticket was on the critical path. */
 #if defined(GS_HAVE_WORD64)
 
 /* Column j's bottom-row words (B + 1, rounded up to whole 128-byte lines of 16), then
@@ -355,10 +351,12 @@ NW_FN void nw_tagged_out(const nw_ctx *c, gs_local *L, unsigned ti, unsigned tj,
 NW_FN void nw_tagged(const nw_ctx *c, gs_local *L, unsigned silent)
 {
     const unsigned R = c->R;
+    gs_local_ticket next = gs_local_order(L);
     for (;;) {
-        gs_u32 t = gs_local_next(L), i, j;
+        gs_u32 t = gs_local_take(L, next), i, j;
         if (!gs_local_diagonal(t, R, R, &i, &j))
             return;
+        next = gs_local_order(L); /* the next ticket's round trips overlap this tile */
         if (nw_tagged_in(c, L, i, j))
             return;
         nw_tile_cells(c);

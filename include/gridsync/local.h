@@ -21,7 +21,8 @@
  * took a ticket is resident, and a resident group runs to its end); the holder of the
  * smallest unfinished ticket waits for nothing unfinished, so it finishes, and by
  * induction every ticket does. (models/local.pml checks this, and the mutants that break
- * it.) A group must finish its tile before it takes the next ticket.
+ * it.) A group must finish its tile before it takes the next ticket with gs_local_next;
+ * gs_local_order takes one ahead, safely (below).
  *
  * Ordering: gs_local_signal is a release by the group's representative after a group
  * barrier (every work-item's writes of the tile come before it); gs_local_wait's
@@ -104,6 +105,46 @@ GS_DEVICE gs_u32 gs_local_next(gs_local *L)
         gs_load_relaxed(&L->state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) == GS_ABORT_NONE)
         t = gs_fetch_add_relaxed(&L->state[GS_WORD(GS_LOCAL_LINE_TICKET, 0u)], 1u);
     return gs_local_share(L, t);
+}
+
+/* gs_local_next in two halves, so that a ticket's round trip overlaps a tile instead of
+ * lying between two: gs_local_order issues the representative's add (and its read of
+ * the abort word) and returns without waiting for either (only the representative's
+ * value means anything; nothing stalls until gs_local_take uses it); gs_local_take,
+ * after the tile, shares the ticket with the group (GS_LOCAL_END if a wait anywhere had
+ * given up when it was ordered). Both by every work-item, in pairs:
+ *
+ *     gs_local_ticket next = gs_local_order(&L);
+ *     for (gs_u32 t = gs_local_take(&L, next);; t = gs_local_take(&L, next)) {
+ *         if (!gs_local_diagonal(t, rows, cols, &i, &j)) break;
+ *         next = gs_local_order(&L);   // the next ticket, while this tile runs
+ *         ... wait for (i, j)'s inputs, compute it, publish it ...
+ *     }
+ *
+ * A group then holds one ticket ahead while it works its current tile. Deadlock freedom
+ * is kept: its tickets are still worked in increasing order, so the smallest unfinished
+ * ticket is still its holder's current tile, whose dependencies (smaller tickets) are
+ * finished (models/local.pml, AHEAD=1, checks it with one slot). Where groups are about
+ * as many as a diagonal's tiles, a group takes its next tile only when it ends one, and
+ * the ticket's two round trips lay on the critical path (apps/nw). Unlike gs_local_next,
+ * an order made after an abort still adds (the ticket is dropped at the take). */
+typedef struct gs_local_ticket {
+    gs_u32 ticket, abort;
+} gs_local_ticket;
+GS_DEVICE gs_local_ticket gs_local_order(gs_local *L)
+{
+    gs_local_ticket o;
+    o.ticket = GS_LOCAL_END;
+    o.abort = GS_ABORT_NONE;
+    if (gs_local_first() && !L->bad) {
+        o.ticket = gs_fetch_add_relaxed(&L->state[GS_WORD(GS_LOCAL_LINE_TICKET, 0u)], 1u);
+        o.abort = gs_load_relaxed(&L->state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]);
+    }
+    return o;
+}
+GS_DEVICE gs_u32 gs_local_take(gs_local *L, gs_local_ticket o)
+{
+    return gs_local_share(L, o.abort == GS_ABORT_NONE ? o.ticket : GS_LOCAL_END);
 }
 
 /* Tile (i, j) of a rows x cols matrix taken by ticket t in anti-diagonal order
