@@ -57,7 +57,8 @@
  * does; no width changes gridsync against grid.sync() (flip 1.066, 1.064 and 1.072 x
  * cg's time at 512^2), and four wins nowhere: ptxas fits four in 32 registers (no spill,
  * tests/regs) but the methods' kernels then differ by up to 15% in ways the barrier does
- * not explain. One a turn stays the default: the app's figures are the same as before. */
+ * not explain. One a turn stays the default: the app's figures are the same as before
+ * (tests jacobi_turn2_cpu and jacobi_turn4_cpu check the wider turns). */
 #ifndef GSJ_TURN
 #define GSJ_TURN 1u
 #endif
