@@ -55,14 +55,11 @@ GSR_DFN void gsr_step(GSR_GLOBAL float *u, const gsr_shape *g, unsigned step, un
 GSR_DFN gs_u32 gsr_wait(gs_local *L, const gsr_shape *g, const gsr_tile *t, unsigned mutant)
 {
     unsigned w = t->word, now = t->s + 1u, last = t->s; /* last: 0 in the first sweep */
-    gs_u32 why = gs_local_wait2(L, w - g->cols, t->ti > 0u && !(mutant & GSR_DROP_UP) ? now : 0u,
-                                w - 1u, t->tj > 0u && !(mutant & GSR_DROP_LEFT) ? now : 0u);
-    /* Called whatever the first said (values 0 after a failure: no poll), so every
-     * work-item meets the same group barriers without a branch around them. */
-    gs_u32 then = gs_local_wait2(
-        L, w + g->cols, why == 0u && t->ti + 1u < g->rows && !(mutant & GSR_DROP_DOWN) ? last : 0u,
-        w + 1u, why == 0u && t->tj + 1u < g->cols && !(mutant & GSR_DROP_RIGHT) ? last : 0u);
-    return why != 0u ? why : then;
+    unsigned up = t->ti > 0u && !(mutant & GSR_DROP_UP) ? now : 0u;
+    unsigned left = t->tj > 0u && !(mutant & GSR_DROP_LEFT) ? now : 0u;
+    unsigned down = t->ti + 1u < g->rows && !(mutant & GSR_DROP_DOWN) ? last : 0u;
+    unsigned right = t->tj + 1u < g->cols && !(mutant & GSR_DROP_RIGHT) ? last : 0u;
+    return gs_local_wait4(L, w - g->cols, up, w - 1u, left, w + g->cols, down, w + 1u, right);
 }
 
 /* The local scheme, every work-item of the group: tickets until none is left, each

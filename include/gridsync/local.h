@@ -44,6 +44,11 @@
 #include "gridsync/grid.h"
 #include "gridsync/local_state.h"
 
+/* What a back end's compiler needs after a wait's share (OpenCL: a second share). */
+#ifndef GS_LOCAL_WAIT_END
+#define GS_LOCAL_WAIT_END(L) ((void)0)
+#endif
+
 /* Words of group memory GS_GROUP_SCRATCH declares: gs_local_share's two slots. */
 #define GS_GROUP_SCRATCH_WORDS 2u
 
@@ -195,46 +200,93 @@ GS_COLD_ABORT void gs_local_raise(const gs_local *L, gs_u32 word, gs_u32 value, 
         gs_store_relaxed(&line[GS_ABORT_TAGGED], tagged);
     }
 }
-GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t polls, gs_u32 word,
-                             gs_u32 value)
+/* The target of waiting for `value` of this launch (GS_EARLY: the weakened build takes
+ * one value early), or 0: not awaited. */
+GS_DEVICE gs_u32 gs_local_target(const gs_local *L, gs_u32 value)
+{
+    value = (value & GS_LOCAL_MAX_VALUE) - (value ? GS_EARLY : 0u);
+    return value != 0u ? L->base | value : 0u;
+}
+
+/* A word's load of one look, taken where it reached its target (the target then 0: not
+ * loaded again). */
+GS_DEVICE void gs_local_seen(gs_u32 x, gs_u32 *target)
+{
+    if (*target != 0u && gs_ready(x, *target, GS_UNTIL_REACHED, 0u))
+        *target = 0u;
+}
+
+/* One look of a wait: every word still awaited is loaded before any is tested, so
+ * their round trips overlap (SOR's tile waits for four words: one after another they
+ * were four L2 round trips and four acquire fences a tile, on the critical path). 1
+ * once no word is awaited. */
+GS_DEVICE int gs_local_reached(const gs_local *L, gs_u32 w0, gs_u32 *t0, gs_u32 w1, gs_u32 *t1,
+                               gs_u32 w2, gs_u32 *t2, gs_u32 w3, gs_u32 *t3)
+{
+    gs_u32 x0 = *t0 != 0u ? gs_poll_load(gs_local_word(L, w0)) : 0u;
+    gs_u32 x1 = *t1 != 0u ? gs_poll_load(gs_local_word(L, w1)) : 0u;
+    gs_u32 x2 = *t2 != 0u ? gs_poll_load(gs_local_word(L, w2)) : 0u;
+    gs_u32 x3 = *t3 != 0u ? gs_poll_load(gs_local_word(L, w3)) : 0u;
+    gs_local_seen(x0, t0);
+    gs_local_seen(x1, t1);
+    gs_local_seen(x2, t2);
+    gs_local_seen(x3, t3);
+    return (*t0 | *t1 | *t2 | *t3) == 0u;
+}
+
+/* A wait's look, every 16th failed poll: a timeout names the first word still awaited
+ * and the value it waited for. */
+GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t polls, gs_u32 w0,
+                             gs_u32 t0, gs_u32 w1, gs_u32 t1, gs_u32 w2, gs_u32 t2, gs_u32 w3,
+                             gs_u32 t3)
 {
     gs_u32 why = gs_look_at(L->state, start, polls);
-    if (why == GS_ABORT_TIMEOUT)
-        gs_local_raise(L, word, value, gs_load_relaxed(gs_local_word(L, word)), 0u);
+    if (why == GS_ABORT_TIMEOUT) {
+        gs_u32 word = t0 != 0u ? w0 : t1 != 0u ? w1 : t2 != 0u ? w2 : w3;
+        gs_u32 target = t0 != 0u ? t0 : t1 != 0u ? t1 : t2 != 0u ? t2 : t3;
+        gs_local_raise(L, word, target & GS_LOCAL_MAX_VALUE,
+                       gs_load_relaxed(gs_local_word(L, word)), 0u);
+    }
     return why;
 }
 
-/* The representative's bounded wait for one word to reach `value` of this launch. */
-GS_DEVICE gs_u32 gs_local_poll(const gs_local *L, gs_u32 word, gs_u32 value)
+/* The representative's bounded wait for up to four words at once (target 0: not
+ * awaited), then one acquire for all of them. */
+GS_DEVICE gs_u32 gs_local_poll(const gs_local *L, gs_u32 w0, gs_u32 t0, gs_u32 w1, gs_u32 t1,
+                               gs_u32 w2, gs_u32 t2, gs_u32 w3, gs_u32 t3)
 {
-    GS_GLOBAL gs_word *w = gs_local_word(L, word);
-    gs_u32 target = L->base | value;
-    GS_BOUNDED_SPIN(gs_ready(gs_poll_load(w), target, GS_UNTIL_REACHED, 0u),
+    GS_BOUNDED_SPIN(gs_local_reached(L, w0, &t0, w1, &t1, w2, &t2, w3, &t3),
                     &L->state[GS_HDR_BACKOFF],
-                    gs_local_look(L, gs_spin_start, gs_spin_polls, word, value));
+                    gs_local_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2, w3, t3));
 }
 
-/* Waits until progress word w1 holds at least v1 and w2 at least v2 (a value 0: that
+/* Waits until progress word w0 holds at least v0, w1 at least v1, ... (a value 0: that
  * word is not waited for), then every write the group owning each word made before its
- * signal is visible to every work-item of this group. 0, or (the same on every
- * work-item) why the group must leave: GS_ABORT_TIMEOUT, GS_ABORT_PEER (another wait
- * gave up), GS_ABORT_BAD_STATE. */
-GS_DEVICE gs_u32 gs_local_wait2(gs_local *L, gs_u32 w1, gs_u32 v1, gs_u32 w2, gs_u32 v2)
+ * signal is visible to every work-item of this group. The words are polled together:
+ * one round trip a look and one acquire, whatever their number. 0, or (the same on
+ * every work-item) why the group must leave: GS_ABORT_TIMEOUT, GS_ABORT_PEER (another
+ * wait gave up), GS_ABORT_BAD_STATE. */
+GS_DEVICE gs_u32 gs_local_wait4(gs_local *L, gs_u32 w0, gs_u32 v0, gs_u32 w1, gs_u32 v1, gs_u32 w2,
+                                gs_u32 v2, gs_u32 w3, gs_u32 v3)
 {
     gs_u32 why = L->bad ? GS_ABORT_BAD_STATE : GS_ABORT_NONE;
-    v1 = (v1 & GS_LOCAL_MAX_VALUE) - (v1 ? GS_EARLY : 0u); /* GS_EARLY: the weakened build */
-    v2 = (v2 & GS_LOCAL_MAX_VALUE) - (v2 ? GS_EARLY : 0u);
     if (gs_local_first() && why == GS_ABORT_NONE) {
-        if (v1 != 0u)
-            why = gs_local_poll(L, w1, v1);
-        if (why == GS_ABORT_NONE && v2 != 0u)
-            why = gs_local_poll(L, w2, v2);
+        gs_u32 t0 = gs_local_target(L, v0), t1 = gs_local_target(L, v1);
+        gs_u32 t2 = gs_local_target(L, v2), t3 = gs_local_target(L, v3);
+        if ((t0 | t1 | t2 | t3) != 0u)
+            why = gs_local_poll(L, w0, t0, w1, t1, w2, t2, w3, t3);
     }
-    return gs_local_share(L, why);
+    why = gs_local_share(L, why);
+    GS_LOCAL_WAIT_END(L);
+    return why;
+}
+GS_DEVICE gs_u32 gs_local_wait2(gs_local *L, gs_u32 w1, gs_u32 v1, gs_u32 w2, gs_u32 v2)
+{
+    return gs_local_wait4(L, w1, v1, w2, v2, w1, 0u, w1, 0u);
 }
 GS_DEVICE gs_u32 gs_local_wait(gs_local *L, gs_u32 word, gs_u32 value)
 {
-    return gs_local_wait2(L, word, value, word, 0u);
+    return gs_local_wait4(L, word, value, word, 0u, word, 0u, word, 0u);
 }
 
 /* Progress word `word` := value, after every work-item's writes so far: the group
