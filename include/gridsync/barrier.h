@@ -118,7 +118,7 @@ GS_DEVICE gs_grid_fields gs_auto_open(GS_GLOBAL gs_word *state)
 {
     gs_grid_fields f = gs_grid_open(state, GS_ALGO_ID_FLIP, GS_ALGO_ID_TREE);
     if (gs_bad_of(f.aux) == GS_ABORT_NONE) {
-        if (gs_load_relaxed(&state[GS_HDR_ALGO]) == GS_ALGO_ID_TREE) {
+        if (gs_load_header(&state[GS_HDR_ALGO]) == GS_ALGO_ID_TREE) {
             gs_tree_setup(&f);
             f.aux |= GS_AUX_TREE;
         } else {

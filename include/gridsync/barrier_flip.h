@@ -93,8 +93,8 @@ GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int l
 /* The release form and its lines, from the header (cluster shares it). */
 GS_DEVICE void gs_flip_setup(gs_grid_fields *f)
 {
-    f->aux = gs_aux_make(gs_load_relaxed(&f->state[GS_HDR_LEAVES]),
-                         gs_load_relaxed(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    f->aux = gs_aux_make(gs_load_header(&f->state[GS_HDR_LEAVES]),
+                         gs_load_header(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
 }
 
 /* What this group adds to the flip counter (from the hardware's indices: no register). */

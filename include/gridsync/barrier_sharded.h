@@ -26,7 +26,7 @@ GS_DEVICE GS_GLOBAL gs_word *gs_shard(const gs_grid *g, gs_u32 k)
 /* The counters and this group's, and the polling work-items (in share). */
 GS_DEVICE void gs_sharded_setup(gs_grid_fields *f)
 {
-    f->aux = gs_aux_make(gs_load_relaxed(&f->state[GS_HDR_LEAVES]), 0);
+    f->aux = gs_aux_make(gs_load_header(&f->state[GS_HDR_LEAVES]), 0);
     f->share = gs_spinners(f->state);
 }
 

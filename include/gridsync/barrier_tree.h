@@ -22,8 +22,8 @@
  * leaf's first group adds the flip share of the leaf's members). */
 GS_DEVICE void gs_tree_setup(gs_grid_fields *f)
 {
-    gs_u32 leaves = gs_load_relaxed(&f->state[GS_HDR_LEAVES]);
-    f->aux = gs_aux_make(leaves, gs_load_relaxed(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    gs_u32 leaves = gs_load_header(&f->state[GS_HDR_LEAVES]);
+    f->aux = gs_aux_make(leaves, gs_load_header(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
     gs_u32 leaf = f->aux & GS_AUX_OWN_MASK;
     f->share = gs_flip_share(gs_leaf_members(gs_num_groups(), leaves, leaf) - GS_EARLY,
                              gs_group_id() == leaf);

@@ -43,6 +43,11 @@
 #if defined(GS_TEST_HOOKS) && !defined(GRIDSYNC_TEST_HOOKS_H)
 #include "gridsync_test_hooks.h"
 #endif
+/* A header word (constant while a kernel runs): the CUDA shim reads it through the
+ * read-only cache; elsewhere a relaxed load. */
+#ifndef gs_load_header
+#define gs_load_header(p) gs_load_relaxed(p)
+#endif
 #ifndef GS_EARLY
 #define GS_EARLY 0u /* the weakened count releases this many arrivals early */
 #endif
@@ -199,7 +204,7 @@ GS_DEVICE gs_u32 gs_aux_make(gs_u32 count, int lines)
  * of them where it is 0 or more than the group has). */
 GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
 {
-    gs_u32 n = gs_load_relaxed(&state[GS_HDR_SPINNERS]);
+    gs_u32 n = gs_load_header(&state[GS_HDR_SPINNERS]);
     return n == 0u || n > gs_local_size() ? gs_local_size() : n;
 }
 
@@ -215,8 +220,8 @@ GS_DEVICE gs_u32 gs_spinners(GS_GLOBAL gs_word *state)
 GS_DEVICE gs_u64 gs_mirror_of(GS_GLOBAL gs_word *state)
 {
 #if defined(GS_HOST_MIRROR) && GS_HOST_MIRROR
-    return (gs_u64)gs_load_relaxed(&state[GS_HDR_MIRROR_LO]) |
-           ((gs_u64)gs_load_relaxed(&state[GS_HDR_MIRROR_HI]) << 32);
+    return (gs_u64)gs_load_header(&state[GS_HDR_MIRROR_LO]) |
+           ((gs_u64)gs_load_header(&state[GS_HDR_MIRROR_HI]) << 32);
 #else
     (void)state;
     return 0u;
@@ -261,8 +266,15 @@ GS_COLD_ABORT void gs_raise_abort(const gs_grid *g, gs_u32 reason)
 GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic, gs_u32 a, gs_u32 b)
 {
     gs_grid_fields g;
-    gs_u32 algo = gs_load_relaxed(&state[GS_HDR_ALGO]);
-    gs_u32 size = gs_load_relaxed(&state[GS_HDR_GROUP_SIZE]);
+    /* Every word the checks need, loaded before any is tested (the header's through the
+     * read-only path, gs_load_header; the abort word, which a launch may write,
+     * relaxed): their round trips overlap, where a load after each test made four in a
+     * row. Every gridsync state has the header and abort lines. */
+    gs_u32 found = gs_load_header(&state[GS_HDR_MAGIC]);
+    gs_u32 algo = gs_load_header(&state[GS_HDR_ALGO]);
+    gs_u32 size = gs_load_header(&state[GS_HDR_GROUP_SIZE]);
+    gs_u32 groups = gs_load_header(&state[GS_HDR_GROUPS]);
+    gs_u32 aborted = gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]);
     g.state = state;
     g.aux = 0u;
     g.share = 0u;
@@ -274,8 +286,7 @@ GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic,
     g.lid = gs_local_id();
     g.lsize = gs_local_size();
 #endif
-    if (gs_load_relaxed(&state[GS_HDR_MAGIC]) != magic ||
-        (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
+    if (found != magic || (a != GS_ACCEPT_ANY && algo != a && algo != b)) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
     }
@@ -285,12 +296,11 @@ GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic,
         if (at != 0u)
             gs_host_store(at + 4u * GS_ABORT_ACK, 1u);
     }
-    if (gs_load_relaxed(&state[GS_HDR_GROUPS]) != gs_num_groups() ||
-        (size != 0u && size != gs_local_size())) {
+    if (groups != gs_num_groups() || (size != 0u && size != gs_local_size())) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_GRID;
         if (gs_local_first()) /* here, once, not in the user's loop */
             gs_raise_abort_at(state, 0u, gs_group_id(), gs_local_id(), GS_ABORT_BAD_GRID);
-    } else if (gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) != GS_ABORT_NONE) {
+    } else if (aborted != GS_ABORT_NONE) {
         g.aux = GS_AUX_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
     } else {
         /* Every group ended the previous launch at the same episode, and only this group

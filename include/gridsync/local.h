@@ -88,10 +88,10 @@ GS_DEVICE gs_local gs_local_begin(GS_GLOBAL gs_word *state, GS_SCRATCH_PTR scrat
     L.state = state;
     L.scratch = scratch;
     L.turn = 0u;
-    L.bad = gs_load_relaxed(&state[GS_HDR_MAGIC]) != GS_LOCAL_MAGIC;
-    L.base = L.bad ? 0u : gs_load_relaxed(&state[GS_HDR_LOCAL_EPOCH]) << GS_LOCAL_VALUE_BITS;
+    L.bad = gs_load_header(&state[GS_HDR_MAGIC]) != GS_LOCAL_MAGIC;
+    L.base = L.bad ? 0u : gs_load_header(&state[GS_HDR_LOCAL_EPOCH]) << GS_LOCAL_VALUE_BITS;
 #if defined(GS_HAVE_WORD64) /* past the progress words */
-    gs_u32 words = L.bad ? 0u : gs_load_relaxed(&state[GS_HDR_LOCAL_WORDS]);
+    gs_u32 words = L.bad ? 0u : gs_load_header(&state[GS_HDR_LOCAL_WORDS]);
     L.tagged = (GS_GLOBAL gs_word64 *)(state + GS_WORD(GS_LOCAL_LINE_TAGGED(words), 0u));
 #endif
     if (!L.bad && gs_group_id() == 0u && gs_local_first()) /* the host's proof of use */

@@ -145,8 +145,8 @@ GS_DEVICE gs_grid_fields gs_multi_open(GS_GLOBAL gs_word *state)
 {
     gs_grid_fields f = gs_grid_open_as(state, GS_MULTI_MAGIC, GS_MULTI_ALGO_ID, GS_MULTI_ALGO_ID);
     if (gs_bad_of(f.aux) != GS_ABORT_BAD_STATE) {
-        gs_u32 rank = gs_load_relaxed(&state[GS_HDR_MULTI_RANK]);
-        gs_u32 ranks = gs_load_relaxed(&state[GS_HDR_MULTI_RANKS]);
+        gs_u32 rank = gs_load_header(&state[GS_HDR_MULTI_RANK]);
+        gs_u32 ranks = gs_load_header(&state[GS_HDR_MULTI_RANKS]);
         if (rank < ranks && ranks <= GS_MULTI_MAX_RANKS)
             f.share = rank | (ranks << 16);
         else

@@ -183,6 +183,12 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 #define gs_flag_mask(k) (0xffu << (8u * (k)))
 
 #define gs_load_relaxed(p) gs_ld_relaxed(p)
+/* A header word: written by the host between launches and by no kernel while one runs,
+ * so read through the SM's read-only cache, as a plain load the compiler may merge and
+ * schedule: the groups of one SM share one miss to L2, where every group's
+ * representative reading the header's line at the kernel's start queued 1056 loads of
+ * each word there (docs/performance.md, launch cost). */
+#define gs_load_header(p) __ldg(p)
 #define gs_load_acquire(p) gs_ld_acquire(p)
 #define gs_store_relaxed(p, v) gs_st_relaxed((p), (v))
 #define gs_store_release(p, v) gs_st_release((p), (v))
