@@ -79,17 +79,26 @@ GSP_FN void gsp_partial(GSP_GLOBAL double *scratch, GSP_GLOBAL double *partials,
 }
 
 /* The partials summed by the whole finishing group: work-item k adds partials k, k +
- * size, ... in order, then the group's sum. One work-item alone took the partials'
- * loads one after another: at 1056 groups that was most of the barrier and ticket ways'
- * time at 10^6 steps on an H100 (0.137 and 0.089 ms against the host's 0.028). Another
- * order than the host's: the ways agree to 1e-12 relative, not bit for bit. */
+ * size, ... then the group's sum. One work-item alone took the partials' loads one
+ * after another: at 1056 groups that was most of the barrier and ticket ways' time at
+ * 10^6 steps on an H100 (0.137 and 0.089 ms against the host's 0.028). Each work-item
+ * issues GSP_TOTAL_LOADS loads before its first add: in a loop of one load and one add
+ * a warp waited for each load before it issued the next (five L2 round trips in a row
+ * at 1056 groups of 256). Another order than the host's: the ways agree to 1e-12
+ * relative, not bit for bit. */
+#define GSP_TOTAL_LOADS 8u
 GSP_FN void gsp_total(GSP_GLOBAL double *scratch, GSP_GLOBAL const double *partials,
                       GSP_GLOBAL double *result)
 {
     unsigned lid = gs_local_id(), size = gs_local_size(), groups = gs_num_groups();
     double sum = 0.0;
-    for (unsigned g = lid; g < groups; g += size)
-        sum += partials[g];
+    for (unsigned g = lid; g < groups; g += GSP_TOTAL_LOADS * size) {
+        double v[GSP_TOTAL_LOADS];
+        for (unsigned k = 0u; k < GSP_TOTAL_LOADS; ++k)
+            v[k] = g + k * size < groups ? partials[g + k * size] : 0.0;
+        for (unsigned k = 0u; k < GSP_TOTAL_LOADS; ++k)
+            sum += v[k];
+    }
     sum = gsp_group_sum(scratch + (gsp_u64)gs_group_id() * size, sum);
     if (lid == 0u)
         *result = sum;
