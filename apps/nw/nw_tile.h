@@ -101,11 +101,13 @@ NW_FN nw_ctx nw_begin(NW_G int *m, NW_G int *edge, const NW_G nw_sym *s1, const 
 
 NW_FN int nw_max(int a, int b) { return a > b ? a : b; }
 
-/* The recurrence: row = 24 * s1's symbol of the cell's row, x its column in the tile. */
-NW_FN int nw_cell(const nw_ctx *c, int row, unsigned x, int diag, int left, int up)
+/* The recurrence, with the cell's BLOSUM62 score. */
+NW_FN int nw_cell_scored(int score, int diag, int left, int up)
 {
-    return nw_max(diag + c->blosum[row + c->col_of[x]], nw_max(left, up) - NW_TILE_PENALTY);
+    return nw_max(diag + score, nw_max(left, up) - NW_TILE_PENALTY);
 }
+/* The cell's score: row = 24 * s1's symbol of the cell's row, x its column in the tile. */
+NW_FN int nw_score(const nw_ctx *c, int row, unsigned x) { return c->blosum[row + c->col_of[x]]; }
 
 /* Tile (ti, tj)'s inputs from memory: its top row from the matrix (row 0: -10 c), its
  * left column from the edge buffer (column 0: -10 r), and its symbols. */
@@ -135,16 +137,25 @@ NW_FN void nw_tile_cells(const nw_ctx *c)
     if (B <= 32u) { /* one warp: the cell above comes from lane y - 1 by a shuffle */
         const unsigned lanes = B == 32u ? 0xffffffffu : (1u << B) - 1u;
         int mine = 0; /* the cell this lane computed at the step before */
-        for (unsigned d = 0; d + 1u < 2u * B; ++d) {
+        /* The next step's score (two dependent group-memory loads) and lane 0's cell of
+         * the top row are loaded a step ahead: they depend on no cell, and loaded in the
+         * step that used them they lay on the tile's critical path (a shuffle and two
+         * maxima a step), 2B - 1 times. */
+        unsigned x = 0u - y; /* wraps above B before this row's first step */
+        int score = x < B ? nw_score(c, row, x) : 0, top = y == 0u ? t[1] : 0;
+        for (unsigned d = 0; d + 1u < 2u * B; ++d, ++x) {
             int above = __shfl_up_sync(lanes, mine, 1);
-            unsigned x = d - y;
+            int next_score = x + 1u < B ? nw_score(c, row, x + 1u) : 0;
+            int next_top = y == 0u && x + 1u < B ? t[x + 2u] : 0;
             if (x < B) {
-                int up = y == 0u ? t[x + 1u] : above;
-                mine = nw_cell(c, row, x, diag, left, up);
+                int up = y == 0u ? top : above;
+                mine = nw_cell_scored(score, diag, left, up);
                 t[(y + 1u) * P + x + 1u] = mine;
                 diag = up;
                 left = mine;
             }
+            score = next_score;
+            top = next_top;
         }
         __syncwarp(lanes); /* the tile's cells, before the lanes read each other's */
     } else
@@ -153,7 +164,7 @@ NW_FN void nw_tile_cells(const nw_ctx *c)
             unsigned x = d - y; /* wraps above B before this row's first step */
             if (x < B) {
                 int up = t[y * P + x + 1u];
-                int v = nw_cell(c, row, x, diag, left, up);
+                int v = nw_cell_scored(nw_score(c, row, x), diag, left, up);
                 t[(y + 1u) * P + x + 1u] = v;
                 diag = up;
                 left = v;
