@@ -68,6 +68,44 @@ static void diagonal_order_respects_dependencies(void **unused)
     assert_int_equal(j, 65534u);
 }
 
+/* gs_local_diagonal_from gives gs_local_diagonal's tile from any hint: a diagonal at or
+ * before the ticket's (the group's previous one), or a wrong one past it. */
+static void diagonal_from_a_hint_is_the_same(void **unused)
+{
+    (void)unused;
+    static const unsigned shapes[][2] = {{1, 1}, {1, 7}, {7, 1}, {3, 5}, {5, 3}, {8, 8}, {2, 33}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+        unsigned rows = shapes[s][0], cols = shapes[s][1], last = rows + cols - 2u;
+        for (unsigned t = 0; t < rows * cols; ++t) {
+            gs_u32 i = 0u, j = 0u, fi = 99, fj = 99;
+            assert_true(gs_local_diagonal(t, rows, cols, &i, &j));
+            for (gs_u32 hint = 0; hint <= last + 2u; ++hint) {
+                gs_u32 d = hint;
+                assert_true(gs_local_diagonal_from(t, rows, cols, &d, &fi, &fj));
+                assert_int_equal(fi, i);
+                assert_int_equal(fj, j);
+                assert_int_equal(d, i + j);
+            }
+            gs_u32 d = 0u;
+            assert_false(gs_local_diagonal_from(rows * cols, rows, cols, &d, &fi, &fj));
+        }
+    }
+    gs_u32 i, j, d = 3u; /* far from the hint, in the largest matrix */
+    assert_true(gs_local_diagonal_from(4294967295u - 1u, 65536u, 65536u, &d, &i, &j));
+    assert_int_equal(i, 65535u);
+    assert_int_equal(j, 65534u);
+    assert_int_equal(d, 131069u);
+    d = 131070u; /* past the ticket's: not trusted */
+    assert_true(gs_local_diagonal_from(5u, 65536u, 65536u, &d, &i, &j));
+    assert_int_equal(d, 2u);
+    assert_int_equal(i, 2u);
+    assert_int_equal(j, 0u);
+    d = 0u; /* one row of 2^32 - 1 tiles: the gallop's step stops doubling at 2^31 */
+    assert_true(gs_local_diagonal_from(4294967294u, 1u, 4294967295u, &d, &i, &j));
+    assert_int_equal(i, 0u);
+    assert_int_equal(j, 4294967294u);
+}
+
 /* ---- a wavefront ------------------------------------------------------------------------ */
 
 #define TILE 4u /* cells a side; a group of TILE work-items, one per column */
@@ -624,6 +662,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(diagonal_order_respects_dependencies),
+        cmocka_unit_test(diagonal_from_a_hint_is_the_same),
         cmocka_unit_test(wavefront_more_tiles_than_groups),
         cmocka_unit_test(wavefront_one_group),
         cmocka_unit_test(epochs_wrap),

@@ -257,9 +257,10 @@ NW_FN void nw_local(const nw_ctx *c, gs_local *L, unsigned flags, unsigned k, un
         }
     }
     const unsigned C = flags == NW_V_TILE ? (R + k - 1u) / k : R; /* tickets a row */
+    gs_u32 diagonal = 0u;                                         /* of this group's last ticket */
     for (;;) {
         gs_u32 t = gs_local_next(L), i, j;
-        if (!gs_local_diagonal(t, R, C, &i, &j))
+        if (!gs_local_diagonal_from(t, R, C, &diagonal, &i, &j))
             return;
         if (flags == NW_V_ROW) {
             if (gs_local_wait2(L, i - 1u, i > 0u ? j + 1u : 0u, i, j))
@@ -363,9 +364,10 @@ NW_FN void nw_tagged(const nw_ctx *c, gs_local *L, unsigned silent)
 {
     const unsigned R = c->R;
     gs_local_ticket next = gs_local_order(L);
+    gs_u32 diagonal = 0u; /* of this group's last ticket */
     for (;;) {
         gs_u32 t = gs_local_take(L, next), i, j;
-        if (!gs_local_diagonal(t, R, R, &i, &j))
+        if (!gs_local_diagonal_from(t, R, R, &diagonal, &i, &j))
             return;
         next = gs_local_order(L); /* the next ticket's round trips overlap this tile */
         if (nw_tagged_in(c, L, i, j))
