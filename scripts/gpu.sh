@@ -221,6 +221,16 @@ episode_parts() { "$NVCC" -arch=sm_90 -O3 "$ROOT/bench/micro/episode_parts.cu" -
 export -f episode_parts
 stage episode_parts 60 episode_parts
 
+# What gridsync's begin and one or four barriers add to an empty kernel (auto, 132 to 1056
+# blocks of 256): device time between CUDA events.
+begin_cost() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 -I"$ROOT/include" "$ROOT/bench/micro/begin_cost.cu" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/begin_cost" &&
+        "$WORK/begin_cost" >"$OUT/begin_cost.csv" && cat "$OUT/begin_cost.csv"
+}
+export -f begin_cost
+[ -f "$BUILD/src/libgridsync-cuda.a" ] && stage begin_cost 60 begin_cost
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then
