@@ -14,6 +14,7 @@
 #define GSR_SOR_KERNELS_CUH
 
 #include <cooperative_groups.h>
+#include <cuda_pipeline.h>
 
 #include "gridsync/cuda.cuh"
 
@@ -24,9 +25,12 @@
 #define GSR_CUDA_BLOCK 32
 #define GSR_CUDA_BLOCKS_PER_SM 32
 
-/* A tile's cells, one warp: the tile and the row below it (old values) are loaded
+/* A tile's cells, one warp: the tile and the row below it (old values) are copied
  * coalesced into shared memory, with the column left of it (new values) and right of
- * it (old); lane c then walks down column c, row k - c at step k, so its up neighbour
+ * it (old), all of them by asynchronous copies (cp.async) issued before the warp waits
+ * for any: a loop of a load and a shared store per row waited a memory round trip per
+ * row, 33 in a row per tile (the loop is not unrolled: h is a run-time bound), which
+ * was most of a tile's time at 4096^2. Lane c then walks down column c, row k - c at step k, so its up neighbour
  * is its own last value (a register: the row above the tile to start with) and its left
  * neighbour lane c-1's last value (a shuffle); down and right are old values in shared
  * memory, which no lane overwrites before they are read (row r of column c+1 is
@@ -43,13 +47,15 @@ static __device__ __forceinline__ void gsr_cells_warp(float *u, unsigned n, cons
     __syncwarp(); /* the last tile's stores from shared memory are done */
     if (c < w)
         for (unsigned r = 0; r <= h; ++r) /* row h: the first row below the tile */
-            sm[r][c] = base[r * n + c];
+            __pipeline_memcpy_async(&sm[r][c], base + r * n + c, sizeof(float));
     if (c < h) { /* (base + c n)[-1]: index arithmetic stays signed */
         const float *row = base + c * n;
-        lcol[c] = row[-1];
-        rcol[c] = row[w];
+        __pipeline_memcpy_async(&lcol[c], row - 1, sizeof(float));
+        __pipeline_memcpy_async(&rcol[c], row + w, sizeof(float));
     }
+    __pipeline_commit();
     float v = c < w ? (base - n)[c] : 0.0f; /* the row above: this sweep's values */
+    __pipeline_wait_prior(0);
     __syncwarp();
     for (unsigned k = 0; k + 1u < h + w; ++k) {
         float left = __shfl_up_sync(0xffffffffu, v, 1); /* lane c-1's row k-c, last step */
@@ -63,9 +69,11 @@ static __device__ __forceinline__ void gsr_cells_warp(float *u, unsigned n, cons
         }
         __syncwarp();
     }
-    if (c < w)
+    if (c < w) {
+#pragma unroll 8 /* the shared loads of eight rows before their stores */
         for (unsigned r = 0; r < h; ++r)
             base[r * n + c] = sm[r][c];
+    }
 }
 
 #define GSR_TILE_CELLS gsr_cells_warp

@@ -62,6 +62,38 @@ GSR_DFN gs_u32 gsr_wait(gs_local *L, const gsr_shape *g, const gsr_tile *t, unsi
     return gs_local_wait4(L, w - g->cols, up, w - 1u, left, w + g->cols, down, w + 1u, right);
 }
 
+/* The next ticket, ordered when a tile starts (gridsync/local.h's gs_local_order and
+ * gs_local_take), so that its round trips overlap the tile's waits and cells instead of
+ * lying between two tiles; or, where GSR_TICKET_AHEAD is 0, taken when it is needed
+ * (gs_local_next). OpenCL takes it when needed: PoCL 3.1 ran the loop below with the
+ * ticket ahead into a hang that no bounded wait could end (test_sor's local runs with 2
+ * groups never returned), a work-group loop it builds wrongly, like those this file
+ * is written around. */
+#ifndef GSR_TICKET_AHEAD
+#if defined(__OPENCL_VERSION__)
+#define GSR_TICKET_AHEAD 0
+#else
+#define GSR_TICKET_AHEAD 1
+#endif
+#endif
+#if GSR_TICKET_AHEAD
+typedef gs_local_ticket gsr_next;
+GSR_DFN gsr_next gsr_order(gs_local *L) { return gs_local_order(L); }
+GSR_DFN gs_u32 gsr_take(gs_local *L, gsr_next o) { return gs_local_take(L, o); }
+#else
+typedef gs_u32 gsr_next;
+GSR_DFN gsr_next gsr_order(gs_local *L)
+{
+    (void)L;
+    return 0u;
+}
+GSR_DFN gs_u32 gsr_take(gs_local *L, gsr_next o)
+{
+    (void)o;
+    return gs_local_next(L);
+}
+#endif
+
 /* The local scheme, every work-item of the group: tickets until none is left, each
  * tile after its waits, then its word := sweeps completed. 0, or why the group left
  * (a wait gave up: the host's gs_local_collect reports it; gs_local_next then hands out
@@ -73,7 +105,9 @@ GSR_DFN gs_u32 gsr_local_run(gs_local *L, GSR_GLOBAL float *u, const gsr_shape *
                              unsigned mutant)
 {
     gs_u32 failed = 0u;
-    for (gs_u32 ticket = gs_local_next(L); ticket < g->tickets; ticket = gs_local_next(L)) {
+    gsr_next next = gsr_order(L);
+    for (gs_u32 ticket = gsr_take(L, next); ticket < g->tickets; ticket = gsr_take(L, next)) {
+        next = gsr_order(L);
         gsr_tile t; /* an empty slot: the sweep has not reached it, or is done */
         if (gsr_tile_at(g, ticket / g->slots, ticket % g->slots, &t)) {
             gs_u32 why = gsr_wait(L, g, &t, mutant);
