@@ -231,6 +231,16 @@ begin_cost() {
 export -f begin_cost
 [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage begin_cost 60 begin_cost
 
+# Where the Pi program's ways to finish spend their time (apps/pi, issue 18): each
+# variant's device time and its time from the launch to pi on the host.
+pi_finish() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 -I"$ROOT/include" -I"$ROOT/apps/pi" "$ROOT/bench/micro/pi_finish.cu" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/pi_finish" &&
+        "$WORK/pi_finish" | tee "$RES/pi_finish.csv"
+}
+export -f pi_finish
+[ -f "$BUILD/src/libgridsync-cuda.a" ] && stage pi_finish 90 pi_finish
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then
@@ -270,7 +280,9 @@ if [ -n "$CLI" ]; then
     # barrier per wavefront step), cg, relaunch and relaunch-graph, at 1 .. 32 blocks per
     # SM and 512^2 x 4000 .. 8192^2 x 100, each result checked bit for bit; the summary
     # gives local's speed-ups. The CUDA correctness test of the app runs in ctest_cuda.
-    stage cli_sor 540 "$CLI" bench sor --backend cuda --repeats 3 --csv "$OUT/sor.csv" --json "$RES/sor.json"
+    # GS_SOR_ARGS: other options in place of the defaults' (e.g. --sizes, --groups).
+    stage cli_sor 540 "$CLI" bench sor --backend cuda --repeats 3 ${GS_SOR_ARGS:-} --csv "$OUT/sor.csv" \
+        --json "$RES/sor.json"
     # The blog's stencil at its own sizes (2048 items, 500000 iterations, blocks 1024/64/32,
     # every method) and at 2^20 elements x 1000, beside the blog's times; the lecture's Pi
     # program up to 10^10 steps, every way to finish the sum; test_sync with and without

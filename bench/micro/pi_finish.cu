@@ -1,0 +1,289 @@
+/* bench/micro/pi_finish.cu - where the Pi program's ways to finish (apps/pi) spend their
+ * time: each variant's device time (CUDA events around its kernels) and its time from
+ * the launch to pi on the host (the app's measure), medians of 201 after 20 warm-ups, at
+ * 10^6 .. 10^9 steps on 1056 blocks of 256. Variants:
+ *   host       the partials kernel, the partials copied back, summed on the host
+ *   app-*      the app's own kernel (one kernel, the way a run-time argument)
+ *   ticket     a kernel of its own: release add, the verdict in shared memory, one
+ *              acquire fence on the last group only
+ *   tagless    no fence at all: each partial is a 64-bit relaxed store over a NaN that
+ *              no partial can be, the ticket a relaxed add; the last group polls the
+ *              partials until none is the NaN, sums, and puts the NaNs back
+ *   mapped     the ticket kernel writing pi into mapped pinned host memory (no copy)
+ *   tree, flip gs_sync_<p> then group 0 sums, in a kernel of its own
+ * Built and run by scripts/gpu.sh (stage pi_finish) against the build's libraries:
+ *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_finish.cu \
+ *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o pi_finish */
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "gridsync/cuda.cuh"
+#include "gridsync/host_cuda.h"
+
+#include "pi_step.h"
+
+#define GROUPS 1056u
+#define BLOCK 256u
+#define SENTINEL 0xfff8dead0000beefull /* a NaN: no partial sum is one */
+
+__global__ void __launch_bounds__(1024)
+    k_app(gs_word *state, gs_word *ticket, double *scratch, double *partials, double *result,
+          unsigned long long steps, unsigned way)
+{
+    gs_grid g;
+    if (way == GSP_WAY_BARRIER)
+        g = gs_grid_begin_auto(state);
+    gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
+}
+
+__global__ void __launch_bounds__(BLOCK) k_partials(double *scratch, double *partials,
+                                                    unsigned long long steps)
+{
+    gsp_partial(scratch, partials, steps);
+}
+
+/* The barrier way in a kernel of its own, with a protocol named at compile time. */
+template <int FLIP>
+__global__ void __launch_bounds__(BLOCK)
+    k_barrier(gs_word *state, double *scratch, double *partials, double *result,
+              unsigned long long steps)
+{
+    gs_grid g = FLIP ? gs_grid_begin_flip(state) : gs_grid_begin_tree(state);
+    gsp_partial(scratch, partials, steps);
+    if (FLIP ? gs_sync_flip(&g) : gs_sync_tree(&g))
+        return;
+    if (blockIdx.x == 0)
+        gsp_total(scratch, partials, result);
+}
+
+/* The ticket with the least ordering a release/acquire ticket needs. */
+__global__ void __launch_bounds__(BLOCK)
+    k_ticket(unsigned *ticket, double *scratch, double *partials, double *result,
+             unsigned long long steps)
+{
+    __shared__ unsigned last;
+    gsp_partial(scratch, partials, steps);
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(*ticket);
+        unsigned before = t.fetch_add(1u, cuda::memory_order_release);
+        last = before + 1u == gridDim.x;
+        if (last)
+            cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    }
+    __syncthreads();
+    if (last) {
+        gsp_total(scratch, partials, result);
+        if (threadIdx.x == 0)
+            *ticket = 0u;
+    }
+}
+
+/* No fence: the partials carry their own readiness (a NaN until written). */
+__global__ void __launch_bounds__(BLOCK)
+    k_tagless(unsigned *ticket, double *scratch, unsigned long long *slots, double *result,
+              unsigned long long steps, int *timeouts)
+{
+    __shared__ unsigned last;
+    __shared__ double warps[32];
+    const unsigned lid = threadIdx.x, groups = gridDim.x;
+    double h = 1.0 / (double)steps, sum = 0.0;
+    unsigned long long stride = (unsigned long long)groups * BLOCK;
+    for (unsigned long long i = (unsigned long long)blockIdx.x * BLOCK + lid; i < steps; i += stride) {
+        double x = ((double)i + 0.5) * h;
+        sum += 4.0 / (1.0 + x * x);
+    }
+    (void)scratch;
+    for (unsigned o = 16; o > 0; o /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, o);
+    if (lid % 32u == 0u)
+        warps[lid / 32u] = sum;
+    __syncthreads();
+    if (lid < 32u) {
+        sum = lid < BLOCK / 32u ? warps[lid] : 0.0;
+        for (unsigned o = 16; o > 0; o /= 2)
+            sum += __shfl_down_sync(0xffffffffu, sum, o);
+    }
+    if (lid == 0u) {
+        double p = sum * h;
+        unsigned long long bits;
+        memcpy(&bits, &p, sizeof bits);
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> slot(slots[blockIdx.x]);
+        slot.store(bits, cuda::memory_order_relaxed);
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(*ticket);
+        last = t.fetch_add(1u, cuda::memory_order_relaxed) + 1u == groups;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    double v = 0.0;
+    for (unsigned g = lid; g < groups; g += BLOCK) {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> slot(slots[g]);
+        unsigned long long bits = slot.load(cuda::memory_order_relaxed);
+        for (unsigned spins = 0; bits == SENTINEL; ++spins) {
+            if (spins > (1u << 24)) {
+                atomicAdd(timeouts, 1);
+                break;
+            }
+            bits = slot.load(cuda::memory_order_relaxed);
+        }
+        slot.store(SENTINEL, cuda::memory_order_relaxed);
+        double p;
+        memcpy(&p, &bits, sizeof p);
+        v += p;
+    }
+    for (unsigned o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    __syncthreads();
+    if (lid % 32u == 0u)
+        warps[lid / 32u] = v;
+    __syncthreads();
+    if (lid < 32u) {
+        v = lid < BLOCK / 32u ? warps[lid] : 0.0;
+        for (unsigned o = 16; o > 0; o /= 2)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    if (lid == 0u) {
+        *result = v;
+        *ticket = 0u;
+    }
+}
+
+enum { V_HOST, V_APP_TICKET, V_APP_BARRIER, V_TICKET, V_TAGLESS, V_MAPPED, V_TREE, V_FLIP, V_COUNT };
+static const char *names[V_COUNT] = {"host",   "app-ticket", "app-barrier", "ticket",
+                                      "tagless", "mapped",     "tree",        "flip"};
+
+static double now_us()
+{
+    return std::chrono::duration<double, std::micro>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+int main()
+{
+    gs_device *dev;
+    if (gs_device_open(GS_BACKEND_CUDA, 0, &dev) != GS_OK) {
+        fprintf(stderr, "pi_finish: no CUDA device\n");
+        return 2;
+    }
+    gs_barrier *bar, *tree, *flip;
+    void *state, *tree_state, *flip_state;
+    if (gs_barrier_create(dev, GS_ALGO_AUTO, GROUPS, &bar) != GS_OK || gs_cuda_state(bar, &state) != GS_OK ||
+        gs_barrier_create(dev, GS_ALGO_TREE, GROUPS, &tree) != GS_OK ||
+        gs_cuda_state(tree, &tree_state) != GS_OK ||
+        gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &flip) != GS_OK ||
+        gs_cuda_state(flip, &flip_state) != GS_OK)
+        return 1;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    unsigned *ticket;
+    double *scratch, *partials, *result, *host, *mapped, *mapped_dev;
+    unsigned long long *slots;
+    int *timeouts;
+    cudaMalloc(&ticket, sizeof(unsigned) * 2);
+    cudaMemset(ticket, 0, sizeof(unsigned) * 2);
+    cudaMalloc(&scratch, GROUPS * BLOCK * sizeof(double));
+    cudaMalloc(&partials, GROUPS * sizeof(double));
+    cudaMalloc(&slots, GROUPS * sizeof(unsigned long long));
+    std::vector<unsigned long long> nan(GROUPS, SENTINEL);
+    cudaMemcpy(slots, nan.data(), GROUPS * sizeof(unsigned long long), cudaMemcpyHostToDevice);
+    cudaMalloc(&result, sizeof(double));
+    cudaMalloc(&timeouts, sizeof(int));
+    cudaMemset(timeouts, 0, sizeof(int));
+    cudaMallocHost(&host, GROUPS * sizeof(double));
+    cudaHostAlloc(&mapped, sizeof(double), cudaHostAllocMapped);
+    cudaHostGetDevicePointer(&mapped_dev, mapped, 0);
+    int failed = 0;
+    printf("steps,variant,device_us,host_us,pi\n");
+    for (unsigned long long steps : {1000000ull, 10000000ull, 100000000ull, 1000000000ull}) {
+        for (int v = 0; v < V_COUNT; ++v) {
+            std::vector<double> dev_us, host_us;
+            double pi = 0.0;
+            for (int i = 0; i < 221; ++i) {
+                double t0 = now_us();
+                cudaEventRecord(e0, s);
+                unsigned way = v == V_APP_BARRIER ? GSP_WAY_BARRIER : v == V_APP_TICKET ? GSP_WAY_TICKET : GSP_WAY_HOST;
+                void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way};
+                switch (v) {
+                case V_HOST: k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, partials, steps); break;
+                case V_APP_TICKET:
+                    k_app<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way);
+                    break;
+                case V_APP_BARRIER:
+                    if (gs_cuda_launch_async(bar, (const void *)k_app, GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK),
+                                             0, args, s) != GS_OK)
+                        failed = 1;
+                    break;
+                case V_TICKET: k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, result, steps); break;
+                case V_TAGLESS:
+                    k_tagless<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, slots, result, steps, timeouts);
+                    break;
+                case V_MAPPED:
+                    k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, mapped_dev, steps);
+                    break;
+                case V_TREE:
+                case V_FLIP: {
+                    void *bargs[] = {v == V_TREE ? &tree_state : &flip_state, &scratch, &partials,
+                                     &result, &steps};
+                    if (gs_cuda_launch_async(v == V_TREE ? tree : flip,
+                                             v == V_TREE ? (const void *)k_barrier<0> : (const void *)k_barrier<1>,
+                                             GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, bargs, s) != GS_OK)
+                        failed = 1;
+                    break;
+                }
+                }
+                cudaEventRecord(e1, s);
+                if (v == V_HOST)
+                    cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost, s);
+                else if (v != V_MAPPED)
+                    cudaMemcpyAsync(host, result, sizeof(double), cudaMemcpyDeviceToHost, s);
+                cudaStreamSynchronize(s);
+                gs_barrier *used = v == V_APP_BARRIER ? bar : v == V_TREE ? tree : v == V_FLIP ? flip : NULL;
+                if (used && gs_barrier_collect(used) != GS_OK)
+                    failed = 1;
+                if (v == V_HOST) {
+                    pi = 0.0;
+                    for (unsigned g = 0; g < GROUPS; ++g)
+                        pi += host[g];
+                } else {
+                    pi = v == V_MAPPED ? *(volatile double *)mapped : host[0];
+                }
+                double t1 = now_us();
+                float ms = 0.0f;
+                cudaEventElapsedTime(&ms, e0, e1);
+                if (i >= 20) {
+                    dev_us.push_back(ms * 1000.0);
+                    host_us.push_back(t1 - t0);
+                }
+            }
+            std::sort(dev_us.begin(), dev_us.end());
+            std::sort(host_us.begin(), host_us.end());
+            if (!(fabs(pi - M_PI) < 1e-9))
+                failed = 1;
+            printf("%llu,%s,%.2f,%.2f,%.15f\n", steps, names[v], dev_us[dev_us.size() / 2],
+                   host_us[host_us.size() / 2], pi);
+            fflush(stdout);
+        }
+    }
+    int t = 0;
+    cudaMemcpy(&t, timeouts, sizeof t, cudaMemcpyDeviceToHost);
+    if (cudaGetLastError() != cudaSuccess || failed || t) {
+        fprintf(stderr, "pi_finish: a launch failed, pi was wrong or a poll gave up (%d)\n", t);
+        return 1;
+    }
+    gs_barrier_destroy(bar);
+    gs_barrier_destroy(tree);
+    gs_barrier_destroy(flip);
+    gs_device_close(dev);
+    return 0;
+}
