@@ -10,7 +10,11 @@
  *              no partial can be, the ticket a relaxed add; the last group polls the
  *              partials until none is the NaN, sums, and puts the NaNs back
  *   mapped     the ticket kernel writing pi into mapped pinned host memory (no copy)
- *   tree, flip gs_sync_<p> then group 0 sums, in a kernel of its own
+ *   tree, flip gs_sync_<p> then group 0 sums, in a kernel of its own (flip-plain: the
+ *              flip kernel launched with <<<>>>, not cooperatively)
+ *   arrive     flip, every group but 0 arrives and leaves, group 0 waits and sums
+ *              (arrive-mapped: into mapped pinned host memory)
+ * Every variant prints the time the launch call itself took on the host too.
  * Built and run by scripts/gpu.sh (stage pi_finish) against the build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_finish.cu \
  *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o pi_finish */
@@ -61,6 +65,23 @@ __global__ void __launch_bounds__(BLOCK)
         return;
     if (blockIdx.x == 0)
         gsp_total(scratch, partials, result);
+}
+
+/* The barrier way where only group 0 waits: every other group arrives and leaves (the
+ * launch's last barrier; flip's arrival is a group's whole part of an episode). The
+ * result goes to `result`, device or mapped host memory. */
+__global__ void __launch_bounds__(BLOCK)
+    k_arrive(gs_word *state, double *scratch, double *partials, double *result,
+             unsigned long long steps)
+{
+    gs_grid g = gs_grid_begin_flip(state);
+    gsp_partial(scratch, partials, steps);
+    gs_token t = gs_arrive_flip(&g);
+    if (blockIdx.x != 0)
+        return;
+    if (gs_wait_token_flip(&g, t))
+        return;
+    gsp_total(scratch, partials, result);
 }
 
 /* The ticket with the least ordering a release/acquire ticket needs. */
@@ -155,9 +176,23 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
-enum { V_HOST, V_APP_TICKET, V_APP_BARRIER, V_TICKET, V_TAGLESS, V_MAPPED, V_TREE, V_FLIP, V_COUNT };
-static const char *names[V_COUNT] = {"host",   "app-ticket", "app-barrier", "ticket",
-                                      "tagless", "mapped",     "tree",        "flip"};
+enum {
+    V_HOST,
+    V_APP_TICKET,
+    V_APP_BARRIER,
+    V_TICKET,
+    V_TAGLESS,
+    V_MAPPED,
+    V_TREE,
+    V_FLIP,
+    V_FLIP_PLAIN,
+    V_ARRIVE,
+    V_ARRIVE_MAPPED,
+    V_COUNT
+};
+static const char *names[V_COUNT] = {"host",  "app-ticket", "app-barrier", "ticket",
+                                      "tagless", "mapped",   "tree",        "flip",
+                                      "flip-plain", "arrive", "arrive-mapped"};
 
 static double now_us()
 {
@@ -204,10 +239,10 @@ int main()
     cudaHostAlloc(&mapped, sizeof(double), cudaHostAllocMapped);
     cudaHostGetDevicePointer(&mapped_dev, mapped, 0);
     int failed = 0;
-    printf("steps,variant,device_us,host_us,pi\n");
+    printf("steps,variant,device_us,host_us,launch_us,pi\n");
     for (unsigned long long steps : {1000000ull, 10000000ull, 100000000ull, 1000000000ull}) {
         for (int v = 0; v < V_COUNT; ++v) {
-            std::vector<double> dev_us, host_us;
+            std::vector<double> dev_us, host_us, launch_us;
             double pi = 0.0;
             for (int i = 0; i < 221; ++i) {
                 double t0 = now_us();
@@ -231,6 +266,19 @@ int main()
                 case V_MAPPED:
                     k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, mapped_dev, steps);
                     break;
+                case V_FLIP_PLAIN:
+                    k_barrier<1><<<GROUPS, BLOCK, 0, s>>>((gs_word *)flip_state, scratch, partials, result,
+                                                          steps);
+                    break;
+                case V_ARRIVE:
+                case V_ARRIVE_MAPPED: {
+                    double *to = v == V_ARRIVE ? result : mapped_dev;
+                    void *aargs[] = {&flip_state, &scratch, &partials, &to, &steps};
+                    if (gs_cuda_launch_async(flip, (const void *)k_arrive, GS_DIM3_1D(GROUPS),
+                                             GS_DIM3_1D(BLOCK), 0, aargs, s) != GS_OK)
+                        failed = 1;
+                    break;
+                }
                 case V_TREE:
                 case V_FLIP: {
                     void *bargs[] = {v == V_TREE ? &tree_state : &flip_state, &scratch, &partials,
@@ -243,12 +291,16 @@ int main()
                 }
                 }
                 cudaEventRecord(e1, s);
+                double t_launched = now_us();
                 if (v == V_HOST)
                     cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost, s);
-                else if (v != V_MAPPED)
+                else if (v != V_MAPPED && v != V_ARRIVE_MAPPED)
                     cudaMemcpyAsync(host, result, sizeof(double), cudaMemcpyDeviceToHost, s);
                 cudaStreamSynchronize(s);
-                gs_barrier *used = v == V_APP_BARRIER ? bar : v == V_TREE ? tree : v == V_FLIP ? flip : NULL;
+                gs_barrier *used = v == V_APP_BARRIER ? bar
+                                   : v == V_TREE ? tree
+                                   : (v == V_FLIP || v == V_ARRIVE || v == V_ARRIVE_MAPPED) ? flip
+                                                                                          : NULL;
                 if (used && gs_barrier_collect(used) != GS_OK)
                     failed = 1;
                 if (v == V_HOST) {
@@ -256,7 +308,8 @@ int main()
                     for (unsigned g = 0; g < GROUPS; ++g)
                         pi += host[g];
                 } else {
-                    pi = v == V_MAPPED ? *(volatile double *)mapped : host[0];
+                    pi = v == V_MAPPED || v == V_ARRIVE_MAPPED ? *(volatile double *)mapped : host[0];
+                    *(volatile double *)mapped = 0.0;
                 }
                 double t1 = now_us();
                 float ms = 0.0f;
@@ -264,14 +317,16 @@ int main()
                 if (i >= 20) {
                     dev_us.push_back(ms * 1000.0);
                     host_us.push_back(t1 - t0);
+                    launch_us.push_back(t_launched - t0);
                 }
             }
             std::sort(dev_us.begin(), dev_us.end());
             std::sort(host_us.begin(), host_us.end());
+            std::sort(launch_us.begin(), launch_us.end());
             if (!(fabs(pi - M_PI) < 1e-9))
                 failed = 1;
-            printf("%llu,%s,%.2f,%.2f,%.15f\n", steps, names[v], dev_us[dev_us.size() / 2],
-                   host_us[host_us.size() / 2], pi);
+            printf("%llu,%s,%.2f,%.2f,%.2f,%.15f\n", steps, names[v], dev_us[dev_us.size() / 2],
+                   host_us[host_us.size() / 2], launch_us[launch_us.size() / 2], pi);
             fflush(stdout);
         }
     }
