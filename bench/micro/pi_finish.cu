@@ -84,6 +84,51 @@ __global__ void __launch_bounds__(BLOCK)
     gsp_total(scratch, partials, result);
 }
 
+/* The app's kernel with each group's times (globaltimer, ns) at its start, after the
+ * begin, after its partial and at its end: where the barrier way's time goes. */
+static __device__ __forceinline__ unsigned long long stamp_now()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__global__ void __launch_bounds__(1024)
+    k_stamped(gs_word *state, gs_word *ticket, double *scratch, double *partials, double *result,
+              unsigned long long steps, unsigned way, unsigned long long *stamps)
+{
+    unsigned long long *mine = stamps + 4u * blockIdx.x;
+    if (threadIdx.x == 0)
+        mine[0] = stamp_now();
+    gs_grid g;
+    if (way == GSP_WAY_BARRIER)
+        g = gs_grid_begin_auto(state);
+    if (threadIdx.x == 0)
+        mine[1] = stamp_now();
+    gsp_partial(scratch, partials, steps);
+    if (threadIdx.x == 0)
+        mine[2] = stamp_now();
+    if (way == GSP_WAY_BARRIER) {
+        if (gs_sync_auto(&g) != 0u)
+            return;
+        if (gs_group_id() == 0u)
+            gsp_total(scratch, partials, result);
+    } else {
+        __shared__ unsigned last;
+        __syncthreads();
+        if (threadIdx.x == 0)
+            last = gs_fetch_add_acq_rel(ticket, 1u) + 1u == gs_num_groups();
+        __syncthreads();
+        if (last) {
+            gsp_total(scratch, partials, result);
+            if (threadIdx.x == 0)
+                gs_store_relaxed(ticket, 0u);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        mine[3] = stamp_now();
+}
+
 /* The ticket with the least ordering a release/acquire ticket needs. */
 __global__ void __launch_bounds__(BLOCK)
     k_ticket(unsigned *ticket, double *scratch, double *partials, double *result,
@@ -328,6 +373,64 @@ int main()
             printf("%llu,%s,%.2f,%.2f,%.2f,%.15f\n", steps, names[v], dev_us[dev_us.size() / 2],
                    host_us[host_us.size() / 2], launch_us[launch_us.size() / 2], pi);
             fflush(stdout);
+        }
+    }
+    /* Where the time goes: per launch, the spread of the groups' starts, the begin, the
+     * shortest, median and longest partial, the last partial's end after the first
+     * start, and the end after the last partial; medians over 21 launches. */
+    unsigned long long *stamps, *hs;
+    cudaMalloc(&stamps, 4u * GROUPS * sizeof(unsigned long long));
+    cudaMallocHost(&hs, 4u * GROUPS * sizeof(unsigned long long));
+    printf("steps,way,start_spread_us,begin_us,partial_min_us,partial_med_us,partial_max_us,"
+           "last_partial_us,tail_us,span_us\n");
+    for (unsigned long long steps : {100000000ull, 1000000000ull}) {
+        for (unsigned way : {(unsigned)GSP_WAY_TICKET, (unsigned)GSP_WAY_BARRIER}) {
+            std::vector<double> col[8];
+            for (int i = 0; i < 24; ++i) {
+                void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way, &stamps};
+                if (way == GSP_WAY_BARRIER) {
+                    if (gs_cuda_launch_async(bar, (const void *)k_stamped, GS_DIM3_1D(GROUPS),
+                                             GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK)
+                        failed = 1;
+                } else {
+                    k_stamped<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way,
+                                                       stamps);
+                }
+                cudaMemcpyAsync(hs, stamps, 4u * GROUPS * sizeof(unsigned long long),
+                                cudaMemcpyDeviceToHost, s);
+                cudaStreamSynchronize(s);
+                if (way == GSP_WAY_BARRIER && gs_barrier_collect(bar) != GS_OK)
+                    failed = 1;
+                if (i < 3)
+                    continue;
+                unsigned long long s0 = ~0ull, s1 = 0, p1 = 0, e1 = 0;
+                std::vector<double> part, beg;
+                for (unsigned g = 0; g < GROUPS; ++g) {
+                    const unsigned long long *m = hs + 4u * g;
+                    s0 = std::min(s0, m[0]);
+                    s1 = std::max(s1, m[0]);
+                    p1 = std::max(p1, m[2]);
+                    e1 = std::max(e1, m[3]);
+                    part.push_back((m[2] - m[1]) / 1e3);
+                    beg.push_back((m[1] - m[0]) / 1e3);
+                }
+                std::sort(part.begin(), part.end());
+                std::sort(beg.begin(), beg.end());
+                col[0].push_back((s1 - s0) / 1e3);
+                col[1].push_back(beg[beg.size() / 2]);
+                col[2].push_back(part.front());
+                col[3].push_back(part[part.size() / 2]);
+                col[4].push_back(part.back());
+                col[5].push_back((p1 - s0) / 1e3);
+                col[6].push_back((e1 - p1) / 1e3);
+                col[7].push_back((e1 - s0) / 1e3);
+            }
+            printf("%llu,%s", steps, way == GSP_WAY_BARRIER ? "barrier" : "ticket");
+            for (auto &c : col) {
+                std::sort(c.begin(), c.end());
+                printf(",%.2f", c[c.size() / 2]);
+            }
+            printf("\n");
         }
     }
     int t = 0;
