@@ -191,6 +191,9 @@ typedef struct gs_barrier_options {
                                means 2) */
     unsigned backoff_ns;    /* GRIDSYNC_BACKOFF_NS: 0 to 1000000 */
     unsigned shards;        /* GRIDSYNC_SHARDS: 1 to 1024, and at most `groups` (sharded) */
+    unsigned backoff_cap_ns; /* GRIDSYNC_BACKOFF_CAP_NS: 0 to 1000000; a long wait's back-off
+                                grows from backoff_ns by half every 16 polls up to this
+                                (default 16384; never below backoff_ns) */
 } gs_barrier_options;
 
 /* Sets every field to GS_OPTION_DEFAULT (nothing for a NULL `o`). */

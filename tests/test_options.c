@@ -18,7 +18,8 @@ static gs_device *dev;
 
 static const char *const vars[] = {"GRIDSYNC_TIMEOUT_MS",    "GRIDSYNC_RELEASE",
                                    "GRIDSYNC_RELEASE_LINES", "GRIDSYNC_TREE_FANOUT",
-                                   "GRIDSYNC_BACKOFF_NS",    "GRIDSYNC_SHARDS"};
+                                   "GRIDSYNC_BACKOFF_NS",    "GRIDSYNC_SHARDS",
+                                   "GRIDSYNC_BACKOFF_CAP_NS"};
 
 static int clear_env(void **unused)
 {
@@ -63,6 +64,7 @@ static void init_sets_every_field_default(void **unused)
     assert_int_equal(o.tree_fanout, GS_OPTION_DEFAULT);
     assert_int_equal(o.backoff_ns, GS_OPTION_DEFAULT);
     assert_int_equal(o.shards, GS_OPTION_DEFAULT);
+    assert_int_equal(o.backoff_cap_ns, GS_OPTION_DEFAULT);
     gs_barrier_options_init(NULL); /* documented: does nothing */
 }
 
@@ -76,6 +78,7 @@ static void defaults(void **unused)
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, 8, &c), GS_OK);
     assert_int_equal(timeout_of(b), GS_DEFAULT_TIMEOUT_MS);
     assert_int_equal(header(b, GS_HDR_BACKOFF), 32);
+    assert_int_equal(header(b, GS_HDR_BACKOFF_CAP), GS_DEFAULT_BACKOFF_CAP_NS);
     assert_int_equal(header(b, GS_HDR_RELEASE), GS_BARRIER_RELEASE_POLL);
     assert_int_equal(header(s, GS_HDR_LEAVES), 32); /* sharded: the groups, at most 32 */
     for (unsigned w = 0; w < GS_LINE_WORDS; ++w)
@@ -118,6 +121,7 @@ static void ranges(void **unused)
         {FIELD(release_lines), GS_ALGO_FLIP, 0, 1024, 1025, 0, 0},
         {FIELD(tree_fanout), GS_ALGO_TREE, 0, 1048576, 1048577, 0, 0},
         {FIELD(backoff_ns), GS_ALGO_FLIP, 0, 1000000, 1000001, 0, 0},
+        {FIELD(backoff_cap_ns), GS_ALGO_TREE, 0, 1000000, 1000001, 0, 0},
         {FIELD(shards), GS_ALGO_SHARDED, 1, 1024, 1025, 1, 0},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; ++i) {
@@ -143,6 +147,7 @@ static void environment_overrides_default(void **unused)
     (void)unused;
     setenv("GRIDSYNC_TIMEOUT_MS", "1234", 1);
     setenv("GRIDSYNC_BACKOFF_NS", "77", 1);
+    setenv("GRIDSYNC_BACKOFF_CAP_NS", "300", 1);
     setenv("GRIDSYNC_RELEASE", "lines", 1);
     setenv("GRIDSYNC_RELEASE_LINES", "3", 1);
     setenv("GRIDSYNC_TREE_FANOUT", "5", 1);
@@ -151,6 +156,7 @@ static void environment_overrides_default(void **unused)
     gs_barrier *s = make(GS_ALGO_SHARDED, 40, NULL), *s4 = make(GS_ALGO_SHARDED, 4, NULL);
     assert_int_equal(timeout_of(f), 1234);
     assert_int_equal(header(f, GS_HDR_BACKOFF), 77);
+    assert_int_equal(header(f, GS_HDR_BACKOFF_CAP), 300);
     assert_int_equal(header(f, GS_HDR_RELEASE), GS_BARRIER_RELEASE_LINES);
     assert_int_equal(header(f, GS_HDR_LEAVES), 3);
     assert_int_equal(header(t, GS_HDR_LEAVES), 4); /* 20 groups in leaves of 5 */
@@ -163,10 +169,12 @@ static void environment_overrides_default(void **unused)
 
     setenv("GRIDSYNC_TIMEOUT_MS", "0", 1);
     setenv("GRIDSYNC_BACKOFF_NS", "1000001", 1);
+    setenv("GRIDSYNC_BACKOFF_CAP_NS", "-1", 1);
     setenv("GRIDSYNC_RELEASE", "sometimes", 1);
     f = make(GS_ALGO_FLIP, 8, NULL);
     assert_int_equal(timeout_of(f), GS_DEFAULT_TIMEOUT_MS);
     assert_int_equal(header(f, GS_HDR_BACKOFF), 32);
+    assert_int_equal(header(f, GS_HDR_BACKOFF_CAP), GS_DEFAULT_BACKOFF_CAP_NS);
     assert_int_equal(header(f, GS_HDR_RELEASE), GS_BARRIER_RELEASE_POLL);
     gs_barrier_destroy(f);
 }
@@ -178,6 +186,7 @@ static void explicit_wins(void **unused)
     gs_barrier_options o;
     setenv("GRIDSYNC_TIMEOUT_MS", "1234", 1);
     setenv("GRIDSYNC_BACKOFF_NS", "77", 1);
+    setenv("GRIDSYNC_BACKOFF_CAP_NS", "300", 1);
     setenv("GRIDSYNC_RELEASE", "poll", 1);
     setenv("GRIDSYNC_RELEASE_LINES", "3", 1);
     setenv("GRIDSYNC_TREE_FANOUT", "5", 1);
@@ -185,6 +194,7 @@ static void explicit_wins(void **unused)
     gs_barrier_options_init(&o);
     o.timeout_ms = 4321;
     o.backoff_ns = 0;
+    o.backoff_cap_ns = 256;
     o.release = GS_BARRIER_RELEASE_LINES;
     o.release_lines = 2;
     o.tree_fanout = 10;
@@ -193,6 +203,7 @@ static void explicit_wins(void **unused)
     gs_barrier *s = make(GS_ALGO_SHARDED, 40, &o);
     assert_int_equal(timeout_of(f), 4321);
     assert_int_equal(header(f, GS_HDR_BACKOFF), 0);
+    assert_int_equal(header(f, GS_HDR_BACKOFF_CAP), 256);
     assert_int_equal(header(f, GS_HDR_RELEASE), GS_BARRIER_RELEASE_LINES);
     assert_int_equal(header(f, GS_HDR_LEAVES), 2);
     assert_int_equal(header(t, GS_HDR_LEAVES), 2); /* 20 groups in leaves of 10 */

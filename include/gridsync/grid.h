@@ -409,46 +409,56 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Every 16th
  * failed poll evaluates LOOK, which may use gs_spin_start and gs_spin_polls (the abort
  * word and the clock: gs_wait_look), and from the 16th on the poller backs off by the
- * nanoseconds in BACKOFF_WORD (the header's), so the fast path costs nothing extra. The
- * back-off grows by half at every LOOK, up to GS_BACKOFF_CAP_NS: a wait long enough to
+ * nanoseconds in the header's GS_HDR_BACKOFF (HEADER: the state's first word), so the fast
+ * path costs nothing extra. The back-off grows by half at every LOOK, up to the header's
+ * GS_HDR_BACKOFF_CAP (read at each LOOK: no register held; GS_DEFAULT_BACKOFF_CAP_NS
+ * unless the barrier's options say otherwise): a wait long enough to
  * grow it is one where pollers share their SMs with groups still computing, and a poll
  * every ~0.7 us takes their issue slots: the Pi program's barrier way on an H100, 10^10
  * steps, took 11.47 ms with a fixed 32 ns against the host way's 11.24, 11.31 with a
  * fixed 1000 ns, 11.27 with 20000. The time a release may wait for a sleeper grows with
- * the wait: ~0.8 us at 100 us of waiting, the cap after about half a millisecond.
+ * the wait: ~0.8 us at 100 us of waiting, the cap after about half a millisecond. Where
+ * one group polls while the others have left (a barrier whose other groups arrive and
+ * return, docs/using.md), there is no one to interfere with and a small cap lets it see
+ * the release sooner: the Pi program's barrier way (apps/pi) sets 256 ns, where its group
+ * 0 waited up to 16 us past the release at 10^9 steps (bench/micro/pi_finish.cu: the end
+ * 13.8 us after the last partial, against 1.4 for the ticket way, on an H200).
  * GS_BOUNDED_SPIN_THEN takes the acquire as ACQUIRE instead: a wait of several words may
  * take one acquire after the last (gridsync/multi.h, at system scope). */
-#define GS_BACKOFF_CAP_NS 16384u
-#define GS_BOUNDED_SPIN(READY, BACKOFF_WORD, LOOK) \
-    GS_BOUNDED_SPIN_THEN(READY, BACKOFF_WORD, LOOK, gs_poll_acquire())
-#define GS_BOUNDED_SPIN_THEN(READY, BACKOFF_WORD, LOOK, ACQUIRE) \
-    gs_polls_t gs_spin_polls = 0u;                               \
-    gs_tick_t gs_spin_start = 0u;                                \
-    gs_u32 gs_spin_backoff = 0u;                                 \
-    while (!(READY)) {                                           \
-        ++gs_spin_polls;                                         \
-        gs_pause(gs_spin_polls, gs_spin_backoff);                \
-        if ((gs_spin_polls & 15u) != 0u)                         \
-            continue;                                            \
-        if (gs_spin_polls == 16u) {                              \
-            gs_spin_start = gs_ticks(gs_spin_polls);             \
-            gs_spin_backoff = gs_load_relaxed(BACKOFF_WORD);     \
-        } else if (gs_spin_backoff < GS_BACKOFF_CAP_NS) {        \
-            gs_spin_backoff += gs_spin_backoff >> 1;             \
-        }                                                        \
-        gs_u32 gs_spin_why = (LOOK);                             \
-        if (gs_spin_why != GS_ABORT_NONE)                        \
-            return gs_spin_why;                                  \
-    }                                                            \
-    ACQUIRE;                                                     \
+#define GS_BOUNDED_SPIN(READY, HEADER, LOOK) \
+    GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, gs_poll_acquire())
+#define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                       \
+    gs_polls_t gs_spin_polls = 0u;                                               \
+    gs_tick_t gs_spin_start = 0u;                                                \
+    gs_u32 gs_spin_backoff = 0u;                                                 \
+    while (!(READY)) {                                                           \
+        ++gs_spin_polls;                                                         \
+        gs_pause(gs_spin_polls, gs_spin_backoff);                                \
+        if ((gs_spin_polls & 15u) != 0u)                                         \
+            continue;                                                            \
+        if (gs_spin_polls == 16u) {                                              \
+            gs_spin_start = gs_ticks(gs_spin_polls);                             \
+            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);        \
+        } else {                                                                 \
+            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]); \
+            if (gs_spin_backoff < gs_spin_cap) {                                 \
+                gs_spin_backoff += gs_spin_backoff >> 1;                         \
+                gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff \
+                                                                : gs_spin_cap;   \
+            }                                                                    \
+        }                                                                        \
+        gs_u32 gs_spin_why = (LOOK);                                             \
+        if (gs_spin_why != GS_ABORT_NONE)                                        \
+            return gs_spin_why;                                                  \
+    }                                                                            \
+    ACQUIRE;                                                                     \
     return GS_ABORT_NONE
 
 /* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until,
                                 gs_u32 mask)
 {
-    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask),
-                    gs_word_at(g, 0u, GS_HDR_BACKOFF),
+    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask), gs_f(g)->state,
                     gs_wait_look(g, gs_spin_start, gs_spin_polls));
 }
 GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)

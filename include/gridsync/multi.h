@@ -95,8 +95,7 @@ GS_COLD gs_u32 gs_multi_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls
 /* A non-representative group's wait for its device's release line (gpu scope). */
 GS_DEVICE gs_u32 gs_multi_await_release(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target)
 {
-    GS_BOUNDED_SPIN(gs_ready(gs_poll_load(w), target, GS_UNTIL_REACHED, 0u),
-                    gs_word_at(g, 0u, GS_HDR_BACKOFF),
+    GS_BOUNDED_SPIN(gs_ready(gs_poll_load(w), target, GS_UNTIL_REACHED, 0u), gs_f(g)->state,
                     gs_multi_look(g, gs_spin_start, gs_spin_polls));
 }
 
@@ -104,8 +103,7 @@ GS_DEVICE gs_u32 gs_multi_await_release(const gs_grid *g, GS_GLOBAL gs_word *w, 
  * acquire once, after the last slot). */
 GS_DEVICE gs_u32 gs_multi_await_slot(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target)
 {
-    GS_BOUNDED_SPIN_THEN(gs_ready(gs_poll_load_sys(w), target, GS_UNTIL_REACHED, 0u),
-                         gs_word_at(g, 0u, GS_HDR_BACKOFF),
+    GS_BOUNDED_SPIN_THEN(gs_ready(gs_poll_load_sys(w), target, GS_UNTIL_REACHED, 0u), gs_f(g)->state,
                          gs_multi_look(g, gs_spin_start, gs_spin_polls), (void)0);
 }
 

@@ -22,10 +22,16 @@
 #define GS_HDR_GROUPS 2u     /* groups the state was created for */
 #define GS_HDR_TIMEOUT_LO 3u /* wait bound in clock units (ns, or polls on OpenCL) */
 #define GS_HDR_TIMEOUT_HI 4u
-/* word 5: unused (the tree's fan-out, before the device took its leaf from LEAVES) */
+/* The most a poller's back-off grows to, ns (CUDA; word 5 held the tree's fan-out before
+ * the device took its leaf from LEAVES). Every state's header has it. */
+#define GS_HDR_BACKOFF_CAP 5u
 #define GS_HDR_SPINNERS 6u /* lockfree: how many work-items of the master may poll */
 #define GS_HDR_LEAVES 7u   /* tree: leaves; sharded: counters; flip, cluster: release lines */
 #define GS_HDR_BACKOFF 8u  /* ns a poller sleeps between polls once a wait is long (CUDA) */
+/* What a state's back-off grows to unless its barrier's options say otherwise: a wait
+ * long enough to grow it is one where pollers share their SMs with groups still
+ * computing (gridsync/grid.h, GS_BOUNDED_SPIN). */
+#define GS_DEFAULT_BACKOFF_CAP_NS 16384u
 #define GS_HDR_RELEASE 9u  /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 #define GS_HDR_GROUP_SIZE \
     10u /* work-items per group the state is counting for; 0: any.

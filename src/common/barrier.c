@@ -77,6 +77,7 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_RELEASE] = b->release;
     hdr[GS_HDR_GROUP_SIZE] = b->group_size;
     hdr[GS_HDR_BACKOFF] = b->backoff_ns;
+    hdr[GS_HDR_BACKOFF_CAP] = b->backoff_cap_ns;
     hdr[GS_HDR_MIRROR_LO] = (uint32_t)b->host_mirror;
     hdr[GS_HDR_MIRROR_HI] = (uint32_t)(b->host_mirror >> 32);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
@@ -164,6 +165,8 @@ gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
     b->groups = groups;
     b->timeout_ms = o.timeout_ms != GS_OPTION_DEFAULT ? o.timeout_ms : GS_DEFAULT_TIMEOUT_MS;
     b->backoff_ns = o.backoff_ns != GS_OPTION_DEFAULT ? o.backoff_ns : GS_DEFAULT_BACKOFF_NS;
+    b->backoff_cap_ns =
+        o.backoff_cap_ns != GS_OPTION_DEFAULT ? o.backoff_cap_ns : GS_DEFAULT_BACKOFF_CAP_NS;
     b->spinners = dev->ops->spinners(dev);
     b->release = release_form(algo, groups, &o);
     unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release, &o) : 1;

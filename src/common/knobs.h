@@ -29,6 +29,8 @@
       "groups per leaf of the tree; under 2 means 2 (option tree_fanout)")                      \
     X(BACKOFF_NS, "GRIDSYNC_BACKOFF_NS", 0, 1000000, "32",                                      \
       "ns a waiting poller backs off between polls (option backoff_ns)")                        \
+    X(BACKOFF_CAP_NS, "GRIDSYNC_BACKOFF_CAP_NS", 0, 1000000, "16384",                           \
+      "ns the back-off of a long wait grows to at most (option backoff_cap_ns)")                \
     X(SHARDS, "GRIDSYNC_SHARDS", 1, 1024, "the groups, at most 32",                             \
       "sharded's counters; the variable is ignored above the groups, the option refused "       \
       "(option shards)")                                                                        \

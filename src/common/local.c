@@ -32,6 +32,7 @@ static gs_status write_header(gs_local *L)
     hdr[GS_HDR_MAGIC] = GS_LOCAL_MAGIC;
     bound_words(L, &hdr[GS_HDR_TIMEOUT_LO]);
     hdr[GS_HDR_BACKOFF] = GS_LOCAL_BACKOFF_NS;
+    hdr[GS_HDR_BACKOFF_CAP] = GS_DEFAULT_BACKOFF_CAP_NS;
     hdr[GS_HDR_LOCAL_WORDS] = L->words;
     hdr[GS_HDR_LOCAL_TAGGED] = L->tagged;
     return L->dev->ops->mem_write(L->dev, L->state, 0, hdr, sizeof hdr);

@@ -35,6 +35,7 @@ static gs_status write_header(gs_multi *m, unsigned k)
     hdr[GS_HDR_TIMEOUT_LO] = (uint32_t)units;
     hdr[GS_HDR_TIMEOUT_HI] = (uint32_t)(units >> 32);
     hdr[GS_HDR_BACKOFF] = GS_MULTI_BACKOFF_NS;
+    hdr[GS_HDR_BACKOFF_CAP] = GS_DEFAULT_BACKOFF_CAP_NS;
     hdr[GS_HDR_MULTI_RANK] = k;
     hdr[GS_HDR_MULTI_RANKS] = m->ranks;
     return r->dev->ops->mem_write(r->dev, r->state, 0, hdr, sizeof hdr);

@@ -20,6 +20,7 @@ static const struct {
     {offsetof(gs_barrier_options, release_lines), GS_KNOB_RELEASE_LINES},
     {offsetof(gs_barrier_options, tree_fanout), GS_KNOB_TREE_FANOUT},
     {offsetof(gs_barrier_options, backoff_ns), GS_KNOB_BACKOFF_NS},
+    {offsetof(gs_barrier_options, backoff_cap_ns), GS_KNOB_BACKOFF_CAP_NS},
     {offsetof(gs_barrier_options, shards), GS_KNOB_SHARDS},
 };
 
