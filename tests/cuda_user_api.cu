@@ -3,7 +3,8 @@
  * barrier reused with another block size (1000 then 96 threads gave naive GS_OK with 18.8
  * million wrong reads, 96 then 1000 a false timeout); 2-D grids of 2-D blocks; an
  * asynchronous launch that times out, and one that is busy; a CUDA graph that holds a
- * launch, replayed; a kernel handed another barrier's state. Each kernel: every thread
+ * launch, replayed; a kernel handed another barrier's state; a last barrier that only
+ * block 0 waits for (the others arrive and return). Each kernel: every thread
  * writes a value per episode, the barrier, then it reads what a thread of the next block
  * wrote and counts the wrong ones. Exits 77 without a CUDA device. */
 #include <cuda_runtime.h>
@@ -45,6 +46,30 @@ __device__ unsigned expected(unsigned e, unsigned item) { return e * 2654435761u
 #define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
 GS_DEVICE_PROTOCOLS(MP_KERNEL_OF)
 MP_KERNEL(auto)
+
+/* One barrier that every block arrives at and only block 0 waits for (docs/using.md:
+ * the launch's last barrier); block 0 then reads every thread's value. */
+#define AO_KERNEL(name)                                                                        \
+    __global__ void ao_##name(gs_word *state, unsigned *data, unsigned *errors, unsigned tag) \
+    {                                                                                          \
+        gs_grid g = gs_grid_begin_##name(state);                                               \
+        unsigned n = gs_num_groups() * gs_local_size();                                        \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                         \
+        data[me] = expected(tag, me);                                                          \
+        gs_token t = gs_arrive_##name(&g);                                                     \
+        if (gs_group_id() != 0u)                                                               \
+            return;                                                                            \
+        if (gs_wait_token_##name(&g, t))                                                       \
+            return;                                                                            \
+        unsigned bad = 0;                                                                      \
+        for (unsigned k = gs_local_id(); k < n; k += gs_local_size())                          \
+            bad += data[k] != expected(tag, k);                                                \
+        if (bad)                                                                               \
+            atomicAdd(errors, bad);                                                            \
+    }
+#define AO_KERNEL_OF(ID, name, value, text, desc) AO_KERNEL(name)
+GS_PROTOCOLS_SHARED(AO_KERNEL_OF)
+AO_KERNEL(auto)
 
 static const void *kernel_for(gs_algo a)
 {
@@ -123,6 +148,48 @@ static void every_protocol_and_block_size()
         printf("ok   %-8s blocks of 1000, 96, 1000 and 256 threads through one barrier\n",
                gs_algo_name(a));
         gs_barrier_destroy(b);
+    }
+}
+
+/* The last barrier with block 0 its only waiter, for every protocol that allows it
+ * (gridsync/barrier.h), launch after launch on one state, at 1 and 8 blocks of 256 per
+ * SM; then the waiting-everywhere kernel on the same state. */
+static void arrive_only()
+{
+    const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
+                             GS_ALGO_TREE,    GS_ALGO_SHARDED,  GS_ALGO_AUTO};
+    const void *kernels[] = {(const void *)ao_central, (const void *)ao_lockfree,
+                             (const void *)ao_naive,   (const void *)ao_flip,
+                             (const void *)ao_tree,    (const void *)ao_sharded,
+                             (const void *)ao_auto};
+    for (unsigned per_sm : {1u, 8u}) {
+        unsigned blocks = g_sms * per_sm;
+        for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i) {
+            gs_barrier *b = nullptr;
+            gs_status s = gs_barrier_create(g_dev, algos[i], blocks, &b);
+            CHECK(s == GS_OK, "%s create: %s", gs_algo_name(algos[i]), gs_status_string(s));
+            if (!b)
+                continue;
+            buffers m((size_t)blocks * 256);
+            void *state = nullptr;
+            gs_cuda_state(b, &state);
+            unsigned bad_launches = 0, wrong = 0;
+            for (unsigned tag = 1; tag <= 50; ++tag) {
+                void *args[] = {&state, &m.data, &m.errors, &tag};
+                s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args, nullptr);
+                unsigned w = m.take();
+                bad_launches += s != GS_OK || w != 0;
+                wrong += s == GS_OK ? w : 0;
+            }
+            CHECK(bad_launches == 0, "%s, %u blocks, block 0 the only waiter: %u of 50 launches failed "
+                  "or read wrong (%u wrong reads)", gs_algo_name(algos[i]), blocks, bad_launches, wrong);
+            s = run(b, algos[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, &wrong);
+            CHECK(s == GS_OK && wrong == 0, "%s, %u blocks, every block waiting after them: %s, %u wrong",
+                  gs_algo_name(algos[i]), blocks, gs_status_string(s), wrong);
+            gs_barrier_destroy(b);
+        }
+        printf("ok   every protocol but cluster and cg, %u blocks: block 0 the last barrier's only "
+               "waiter, 50 launches, then every block waiting\n", blocks);
     }
 }
 
@@ -272,6 +339,7 @@ int main()
     gs_device_get_info(g_dev, &info);
     g_sms = info.compute_units;
     every_protocol_and_block_size();
+    arrive_only();
     two_d();
     async_and_busy();
     graph();

@@ -3,8 +3,9 @@
  * reused with another group size (which gave naive wrong answers or false timeouts);
  * 2-D grids and groups; an asynchronous launch that times out and one that is busy; a
  * kernel handed another barrier's state or none; two host threads launching through one
- * barrier. Each kernel: every work-item writes a value per episode, the barrier, then
- * it reads what a work-item of the next group wrote and counts the wrong ones. */
+ * barrier; a last barrier where every group but group 0 arrives and leaves. Each kernel:
+ * every work-item writes a value per episode, the barrier, then it reads what a
+ * work-item of the next group wrote and counts the wrong ones. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <setjmp.h>
@@ -39,6 +40,8 @@ static const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE
 typedef struct mp_args {
     gs_word *state;
     unsigned episodes, skip; /* skip: the last group leaves at once (a provoked fault) */
+    unsigned arrive_only;    /* one barrier: the others arrive and leave, group 0 waits and
+                                reads every work-item's value (tagged `episodes`) */
     unsigned data[2 * MAX_ITEMS];
     _Atomic unsigned errors;
 } mp_args;
@@ -54,6 +57,18 @@ static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item
         unsigned me = gs_group_id() * gs_local_size() + gs_local_id(); \
         if (a->skip && gs_group_id() + 1u == gs_num_groups())          \
             return;                                                    \
+        if (a->arrive_only) {                                          \
+            a->data[me] = value(a->episodes, me);                      \
+            gs_token t = gs_arrive_##name(&g);                         \
+            if (gs_group_id() != 0u)                                   \
+                return;                                                \
+            if (gs_wait_token_##name(&g, t))                           \
+                return;                                                \
+            for (unsigned k = gs_local_id(); k < n; k += gs_local_size()) \
+                if (a->data[k] != value(a->episodes, k))               \
+                    atomic_fetch_add(&a->errors, 1u);                  \
+            return;                                                    \
+        }                                                              \
         for (unsigned e = 0; e < a->episodes; ++e) {                   \
             a->data[(e & 1u) * n + me] = value(e, me);                 \
             if (gs_sync_##name(&g))                                    \
@@ -99,13 +114,25 @@ static const char *cl_source =
     "        if (data[(e & 1u) * n + other] != e * 2654435761u + other) atomic_inc(errors);\n"
     "    }\n"
     "}\n"
+    "__kernel void ao(__global gs_word *state, __global uint *data, __global uint *errors,\n"
+    "                 uint tag) {\n"
+    "    gs_grid g = USER_BEGIN(state);\n"
+    "    uint n = gs_num_groups() * gs_local_size();\n"
+    "    uint me = gs_group_id() * gs_local_size() + gs_local_id();\n"
+    "    data[me] = tag * 2654435761u + me;\n"
+    "    gs_token t = USER_ARRIVE(&g);\n"
+    "    if (gs_group_id() != 0u) return;\n"
+    "    if (USER_WAIT(&g, t)) return;\n"
+    "    for (uint k = gs_local_id(); k < n; k += gs_local_size())\n"
+    "        if (data[k] != tag * 2654435761u + k) atomic_inc(errors);\n"
+    "}\n"
     "__kernel void idle(__global gs_word *state) { }\n";
 
 typedef struct cl_user {
     cl_context ctx;
     cl_command_queue q;
     cl_program prog;
-    cl_kernel mp, idle;
+    cl_kernel mp, idle, ao;
     cl_mem data, errors;
 } cl_user;
 
@@ -121,8 +148,10 @@ static cl_user *cl_for(gs_algo a)
     cl_int err;
     assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, &id), GS_OK);
     assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
-    snprintf(options, sizeof options, "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s",
-             base, gs_algo_name(a), gs_algo_name(a));
+    snprintf(options, sizeof options,
+             "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s -DUSER_ARRIVE=gs_arrive_%s "
+             "-DUSER_WAIT=gs_wait_token_%s",
+             base, gs_algo_name(a), gs_algo_name(a), gs_algo_name(a), gs_algo_name(a));
     const char *parts[] = {gs_opencl_device_source(), cl_source};
     u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
@@ -130,6 +159,8 @@ static cl_user *cl_for(gs_algo a)
     u->mp = clCreateKernel(u->prog, "mp", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->idle = clCreateKernel(u->prog, "idle", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    u->ao = clCreateKernel(u->prog, "ao", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->data = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 2 * MAX_ITEMS * 4, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
@@ -150,6 +181,7 @@ typedef struct launch {
     int idle;    /* a kernel that never uses its state */
     int async;
     mp_args *cpu; /* the cpu kernel's arguments (kept alive by the caller for async) */
+    unsigned arrive_only; /* 0, or the tag of a one-barrier launch (mp_args.arrive_only) */
 } launch;
 
 /* Starts the launch; with !async, also collects it. */
@@ -161,8 +193,9 @@ static gs_status start(launch *l)
     if (info.backend == GS_BACKEND_CPU) {
         memset(l->cpu, 0, sizeof *l->cpu);
         l->cpu->state = state;
-        l->cpu->episodes = EPISODES;
+        l->cpu->episodes = l->arrive_only ? l->arrive_only : EPISODES;
         l->cpu->skip = l->skip;
+        l->cpu->arrive_only = l->arrive_only != 0u;
         void (*k)(void *) = l->idle ? idle_kernel : cpu_kernel(l->algo);
         return l->async ? gs_cpu_launch_async(l->b, l->grid, l->group, k, l->cpu)
                         : gs_cpu_launch(l->b, l->grid, l->group, k, l->cpu);
@@ -171,11 +204,15 @@ static gs_status start(launch *l)
     cl_user *u = cl_for(l->algo);
     cl_mem m = (cl_mem)state;
     cl_uint zero = 0, ep = EPISODES, sk = l->skip;
-    cl_kernel k = l->idle ? u->idle : u->mp;
+    cl_kernel k = l->idle ? u->idle : l->arrive_only ? u->ao : u->mp;
     assert_int_equal(clEnqueueWriteBuffer(u->q, u->errors, CL_TRUE, 0, 4, &zero, 0, NULL, NULL),
                      CL_SUCCESS);
     clSetKernelArg(k, 0, sizeof m, &m);
-    if (!l->idle) {
+    if (l->arrive_only) {
+        clSetKernelArg(k, 1, sizeof u->data, &u->data);
+        clSetKernelArg(k, 2, sizeof u->errors, &u->errors);
+        clSetKernelArg(k, 3, sizeof l->arrive_only, &l->arrive_only);
+    } else if (!l->idle) {
         clSetKernelArg(k, 1, sizeof u->data, &u->data);
         clSetKernelArg(k, 2, sizeof u->errors, &u->errors);
         clSetKernelArg(k, 3, sizeof ep, &ep);
@@ -241,6 +278,36 @@ static void group_size_changes(void **state)
             assert_int_equal(gs_barrier_get_shape(b, &grid, &group), GS_OK);
             assert_int_equal(dim_count(group), sizes[k]);
         }
+        gs_barrier_destroy(b);
+    }
+}
+
+/* The launch's last barrier with only group 0 waiting (docs/using.md: every group but 0
+ * calls gs_arrive_<p> and returns, the way apps/pi's barrier way ends): group 0 reads
+ * every work-item's value, for every protocol, launch after launch on one state; then a
+ * kernel that waits everywhere still runs right on that state (the episode counts the
+ * leavers left behind agree). */
+static void arrive_only_last_barrier(void **state)
+{
+    static mp_args args;
+    unsigned n = groups_for(8);
+    for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i) {
+        gs_barrier *b;
+        assert_int_equal(gs_barrier_create(dev, algos[i], n, &b), GS_OK);
+        assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+        for (unsigned k = 1; k <= 6; ++k) {
+            launch l = {b, algos[i], GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, k};
+            gs_status s = start(&l);
+            if (s != GS_OK || errors_of(&l) != 0)
+                fail_msg("%s, %u groups, arrive-only launch %u: %s, %u wrong reads",
+                         gs_algo_name(algos[i]), n, k, gs_status_string(s), errors_of(&l));
+        }
+        launch l = {b, algos[i], GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, 0};
+        gs_status s = start(&l);
+        if (s != GS_OK || errors_of(&l) != 0)
+            fail_msg("%s, %u groups, every group waiting after arrive-only launches: %s, %u wrong "
+                     "reads",
+                     gs_algo_name(algos[i]), n, gs_status_string(s), errors_of(&l));
         gs_barrier_destroy(b);
     }
 }
@@ -438,6 +505,7 @@ int main(void)
         cmocka_unit_test(group_size_changes), cmocka_unit_test(shapes),
         cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state),
         cmocka_unit_test(relaunch_refused),   cmocka_unit_test(two_threads_one_barrier),
+        cmocka_unit_test(arrive_only_last_barrier),
     };
     return cmocka_run_group_tests_name("launch", tests, setup, teardown);
 }

@@ -28,6 +28,14 @@
  * pairs, with no gs_sync or gs_arrive in between; a second gs_arrive before the wait is
  * undefined (for central and naive it releases the next episode early).
  *
+ * The launch's last barrier may have waiters and leavers: a group that reads nothing
+ * other groups wrote after it may call gs_arrive and return without gs_wait_token (a
+ * reduction's groups, where one group finishes the sum: apps/pi). An arrival is a
+ * group's whole part of an episode in central, naive, flip, tree, sharded and auto, so
+ * any groups may leave; in lockfree group 0 releases the others in its wait, so group 0
+ * must be a waiter; cluster and cg need every group's wait. The state stays right for
+ * the next launch (each group's arrival records its count of episodes).
+ *
  * Every protocol is written once as a setup, an arrival and a wait (barrier_*.h); the
  * functions here are generated from the list. */
 #ifndef GRIDSYNC_BARRIER_H
