@@ -1,9 +1,19 @@
 /* The app on gridsync's CUDA back end: the barrier way launches through gs_cuda_launch_async,
  * the others with <<<>>>; the CUB way sums the host way's partials with
- * cub::DeviceReduce::Sum (its temporary storage sized and allocated at open). */
+ * cub::DeviceReduce::Sum (its temporary storage sized and allocated at open).
+ *
+ * The ways that finish on the device (barrier, ticket, CUB) store pi into mapped pinned
+ * host memory, where the host reads it after the stream's work: no copy to enqueue. The
+ * host way reads the partials back with a copy, as the lecture's program does
+ * (clEnqueueReadBuffer). What the copy costs was measured on its own
+ * (bench/micro/pi_finish.cu, H200, launch to pi on the host, median of 201): the ticket
+ * way took 24.0 us at 10^6 steps with a copy of its result and 18.1 with the mapped
+ * store, 137.8 and 129.2 at 10^8, where the host way took 24.8 and 131.7; docs/results.md
+ * has the whole table, the host way with mapped partials included. */
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "gridsync/cuda.cuh"
@@ -25,7 +35,8 @@ __global__ void __launch_bounds__(1024)
 struct cuda_impl {
     void *state;
     gs_word *ticket;
-    double *scratch, *partials, *result, *host_partials;
+    double *scratch, *partials, *host_partials;
+    double *host_result, *mapped_result; /* mapped pinned memory: host and device address */
     void *cub_tmp;
     size_t cub_bytes;
     cudaStream_t stream;
@@ -62,11 +73,13 @@ static gs_status cuda_open(gsp_session *s)
     if (e == cudaSuccess)
         e = cudaMalloc(&m->partials, c->groups * sizeof(double));
     if (e == cudaSuccess)
-        e = cudaMalloc(&m->result, sizeof(double));
-    if (e == cudaSuccess)
         e = cudaMallocHost(&m->host_partials, c->groups * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaHostAlloc(&m->host_result, sizeof(double), cudaHostAllocMapped);
+    if (e == cudaSuccess)
+        e = cudaHostGetDevicePointer(&m->mapped_result, m->host_result, 0);
     if (e == cudaSuccess && c->way == GSP_CUB) /* first call: the storage it needs */
-        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->result, (int)c->groups,
+        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->mapped_result, (int)c->groups,
                                    m->stream);
     if (e == cudaSuccess && c->way == GSP_CUB)
         e = cudaMalloc(&m->cub_tmp, m->cub_bytes);
@@ -86,8 +99,10 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     unsigned way =
         c->way == GSP_CUB ? GSP_WAY_HOST : (unsigned)c->way; /* cub: the partials alone */
     cudaError_t e = cudaSuccess;
+    *(volatile double *)m->host_result = NAN; /* a way that wrote nothing disagrees */
     if (c->way == GSP_BARRIER) {
-        void *args[] = {&m->state, &m->ticket, &m->scratch, &m->partials, &m->result, &steps, &way};
+        void *args[] = {&m->state, &m->ticket, &m->scratch, &m->partials, &m->mapped_result, &steps,
+                        &way};
         /* Enqueued, not waited for: the result's copy follows on the stream and one wait
          * covers both; gs_barrier_collect then only reads the verdict. */
         gs_status st = gs_cuda_launch_async(s->bar, (const void *)gsp_pi, GS_DIM3_1D(c->groups),
@@ -96,18 +111,15 @@ static gs_status cuda_run(gsp_session *s, double *pi)
             return gsp_fail(s, st, "gs_cuda_launch_async(%u x %u)", c->groups, c->group_size);
     } else {
         gsp_pi<<<c->groups, c->group_size, 0, m->stream>>>(NULL, m->ticket, m->scratch, m->partials,
-                                                           m->result, steps, way);
+                                                           m->mapped_result, steps, way);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess && c->way == GSP_CUB)
-        e = cub::DeviceReduce::Sum(m->cub_tmp, m->cub_bytes, m->partials, m->result, (int)c->groups,
-                                   m->stream);
+        e = cub::DeviceReduce::Sum(m->cub_tmp, m->cub_bytes, m->partials, m->mapped_result,
+                                   (int)c->groups, m->stream);
     if (e == cudaSuccess && c->way == GSP_HOST)
         e = cudaMemcpyAsync(m->host_partials, m->partials, c->groups * sizeof(double),
                             cudaMemcpyDeviceToHost, m->stream);
-    else if (e == cudaSuccess)
-        e = cudaMemcpyAsync(m->host_partials, m->result, sizeof(double), cudaMemcpyDeviceToHost,
-                            m->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
     if (c->way == GSP_BARRIER) { /* collected whatever happened: the barrier is free again */
@@ -117,7 +129,8 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     }
     if (e != cudaSuccess)
         return cuda_fail(s, e, "running gsp_pi");
-    *pi = c->way == GSP_HOST ? gsp_host_total(m->host_partials, c->groups) : m->host_partials[0];
+    *pi = c->way == GSP_HOST ? gsp_host_total(m->host_partials, c->groups)
+                             : *(volatile double *)m->host_result;
     return GS_OK;
 }
 
@@ -131,9 +144,9 @@ static void cuda_close(gsp_session *s)
     cudaFree(m->ticket);
     cudaFree(m->scratch);
     cudaFree(m->partials);
-    cudaFree(m->result);
     cudaFree(m->cub_tmp);
     cudaFreeHost(m->host_partials);
+    cudaFreeHost(m->host_result);
     if (m->stream)
         cudaStreamDestroy(m->stream);
     cudaGetLastError();

@@ -3,6 +3,7 @@
  * the launch to pi on the host (the app's measure), medians of 201 after 20 warm-ups, at
  * 10^6 .. 10^9 steps on 1056 blocks of 256. Variants:
  *   host       the partials kernel, the partials copied back, summed on the host
+ *              (host-mapped: the kernel writes them into mapped pinned host memory)
  *   app-*      the app's own kernel (one kernel, the way a run-time argument)
  *   ticket     a kernel of its own: release add, the verdict in shared memory, one
  *              acquire fence on the last group only
@@ -233,11 +234,12 @@ enum {
     V_FLIP_PLAIN,
     V_ARRIVE,
     V_ARRIVE_MAPPED,
+    V_HOST_MAPPED,
     V_COUNT
 };
 static const char *names[V_COUNT] = {"host",  "app-ticket", "app-barrier", "ticket",
                                       "tagless", "mapped",   "tree",        "flip",
-                                      "flip-plain", "arrive", "arrive-mapped"};
+                                      "flip-plain", "arrive", "arrive-mapped", "host-mapped"};
 
 static double now_us()
 {
@@ -267,7 +269,7 @@ int main()
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     unsigned *ticket;
-    double *scratch, *partials, *result, *host, *mapped, *mapped_dev;
+    double *scratch, *partials, *result, *host, *mapped, *mapped_dev, *mapped_parts, *mapped_parts_dev;
     unsigned long long *slots;
     int *timeouts;
     cudaMalloc(&ticket, sizeof(unsigned) * 2);
@@ -283,6 +285,8 @@ int main()
     cudaMallocHost(&host, GROUPS * sizeof(double));
     cudaHostAlloc(&mapped, sizeof(double), cudaHostAllocMapped);
     cudaHostGetDevicePointer(&mapped_dev, mapped, 0);
+    cudaHostAlloc(&mapped_parts, GROUPS * sizeof(double), cudaHostAllocMapped);
+    cudaHostGetDevicePointer(&mapped_parts_dev, mapped_parts, 0);
     int failed = 0;
     printf("steps,variant,device_us,host_us,launch_us,pi\n");
     for (unsigned long long steps : {1000000ull, 10000000ull, 100000000ull, 1000000000ull}) {
@@ -296,6 +300,9 @@ int main()
                 void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way};
                 switch (v) {
                 case V_HOST: k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, partials, steps); break;
+                case V_HOST_MAPPED:
+                    k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, mapped_parts_dev, steps);
+                    break;
                 case V_APP_TICKET:
                     k_app<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way);
                     break;
@@ -339,7 +346,7 @@ int main()
                 double t_launched = now_us();
                 if (v == V_HOST)
                     cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost, s);
-                else if (v != V_MAPPED && v != V_ARRIVE_MAPPED)
+                else if (v != V_MAPPED && v != V_ARRIVE_MAPPED && v != V_HOST_MAPPED)
                     cudaMemcpyAsync(host, result, sizeof(double), cudaMemcpyDeviceToHost, s);
                 cudaStreamSynchronize(s);
                 gs_barrier *used = v == V_APP_BARRIER ? bar
@@ -348,10 +355,11 @@ int main()
                                                                                           : NULL;
                 if (used && gs_barrier_collect(used) != GS_OK)
                     failed = 1;
-                if (v == V_HOST) {
+                if (v == V_HOST || v == V_HOST_MAPPED) {
+                    const volatile double *p = v == V_HOST ? host : mapped_parts;
                     pi = 0.0;
                     for (unsigned g = 0; g < GROUPS; ++g)
-                        pi += host[g];
+                        pi += p[g];
                 } else {
                     pi = v == V_MAPPED || v == V_ARRIVE_MAPPED ? *(volatile double *)mapped : host[0];
                     *(volatile double *)mapped = 0.0;
