@@ -28,14 +28,18 @@ typedef struct ssize {
 } ssize;
 
 /* GPU: small grids with many sweeps, where a barrier per step costs the most (a step is
- * a tile's work: microseconds), up to 8192^2; cpu and PoCL: seconds on 2 cores. */
+ * a tile's work: microseconds), up to 8192^2; 3072^2, where a step's 4608 tiles are a few
+ * more than the 4224 warps that fit on 132 SMs (a barrier per step then idles most groups
+ * for a second round of tiles, which local's groups do not wait for); cpu and PoCL:
+ * seconds on 2 cores. */
 static unsigned default_sizes(const gs_device_info *d, const cli_options *o, ssize *out)
 {
-    static const ssize gpu[] = {{512, 4000}, {1024, 2000}, {2048, 1000}, {4096, 400}, {8192, 100}};
+    static const ssize gpu[] = {{512, 4000}, {1024, 2000}, {2048, 1000}, {3072, 600},
+                                {4096, 400}, {8192, 100}};
     static const ssize gpu_quick[] = {{1024, 500}, {4096, 50}};
     static const ssize host[] = {{66, 20}};
     const ssize *list = d->is_gpu ? (o->quick ? gpu_quick : gpu) : host;
-    unsigned n = d->is_gpu ? (o->quick ? 2u : 5u) : 1u;
+    unsigned n = d->is_gpu ? (o->quick ? 2u : 6u) : 1u;
     for (unsigned i = 0; i < n; ++i) {
         out[i] = list[i];
         if (o->iters) /* --iters S: the default sides, S sweeps each */
