@@ -85,49 +85,62 @@ __global__ void __launch_bounds__(BLOCK)
     gsp_total(scratch, partials, result);
 }
 
-/* The app's kernel with each group's times (globaltimer, ns) at its start, after the
- * begin, after its partial and at its end: where the barrier way's time goes. */
+/* The app's kernel with each group's times (globaltimer, ns): its start, after the
+ * begin, after its partial, after its arrival (barrier) or ticket, the waiter's return
+ * from its wait, its end. `waiter`: the barrier way's one waiting group, which sums. */
 static __device__ __forceinline__ unsigned long long stamp_now()
 {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+#define STAMPS 6u
 __global__ void __launch_bounds__(1024)
     k_stamped(gs_word *state, gs_word *ticket, double *scratch, double *partials, double *result,
-              unsigned long long steps, unsigned way, unsigned long long *stamps)
+              unsigned long long steps, unsigned way, unsigned waiter, unsigned long long *stamps)
 {
-    unsigned long long *mine = stamps + 4u * blockIdx.x;
-    if (threadIdx.x == 0)
+    unsigned long long *mine = stamps + STAMPS * blockIdx.x;
+    const bool rep = threadIdx.x == 0;
+    if (rep)
         mine[0] = stamp_now();
     gs_grid g;
     if (way == GSP_WAY_BARRIER)
         g = gs_grid_begin_auto(state);
-    if (threadIdx.x == 0)
+    if (rep)
         mine[1] = stamp_now();
     gsp_partial(scratch, partials, steps);
-    if (threadIdx.x == 0)
+    if (rep)
         mine[2] = stamp_now();
     if (way == GSP_WAY_BARRIER) {
-        if (gs_sync_auto(&g) != 0u)
-            return;
-        if (gs_group_id() == 0u)
+        gs_token t = gs_arrive_auto(&g);
+        if (rep)
+            mine[3] = stamp_now();
+        if (blockIdx.x == waiter) {
+            if (gs_wait_token_auto(&g, t) != 0u)
+                return;
+            if (rep)
+                mine[4] = stamp_now();
             gsp_total(scratch, partials, result);
+        }
     } else {
         __shared__ unsigned last;
         __syncthreads();
-        if (threadIdx.x == 0)
+        if (rep)
             last = gs_fetch_add_acq_rel(ticket, 1u) + 1u == gs_num_groups();
         __syncthreads();
+        if (rep)
+            mine[3] = stamp_now();
         if (last) {
+            if (rep)
+                mine[4] = stamp_now();
             gsp_total(scratch, partials, result);
-            if (threadIdx.x == 0)
+            if (rep)
                 gs_store_relaxed(ticket, 0u);
         }
     }
     __syncthreads();
-    if (threadIdx.x == 0)
-        mine[3] = stamp_now();
+    if (rep)
+        mine[5] = stamp_now();
 }
 
 /* The ticket with the least ordering a release/acquire ticket needs. */
@@ -383,62 +396,89 @@ int main()
             fflush(stdout);
         }
     }
-    /* Where the time goes: per launch, the spread of the groups' starts, the begin, the
-     * shortest, median and longest partial, the last partial's end after the first
-     * start, and the end after the last partial; medians over 21 launches. */
+    /* Where the time goes, per launch (medians over 21): the last partial's end and the
+     * last arrival after the first start; when the finishing group (barrier: the waiter;
+     * ticket: the last) had arrived, and how many groups arrived after it; how long after
+     * the last arrival the waiter's wait returned; the end after the last partial. The
+     * barrier way with its waiter the last group or group 0, its back-off growing to
+     * 2048 ns or the library's 16384. */
     unsigned long long *stamps, *hs;
-    cudaMalloc(&stamps, 4u * GROUPS * sizeof(unsigned long long));
-    cudaMallocHost(&hs, 4u * GROUPS * sizeof(unsigned long long));
-    printf("steps,way,start_spread_us,begin_us,partial_min_us,partial_med_us,partial_max_us,"
-           "last_partial_us,tail_us,span_us\n");
-    for (unsigned long long steps : {100000000ull, 1000000000ull}) {
-        for (unsigned way : {(unsigned)GSP_WAY_TICKET, (unsigned)GSP_WAY_BARRIER}) {
-            std::vector<double> col[8];
+    cudaMalloc(&stamps, STAMPS * GROUPS * sizeof(unsigned long long));
+    cudaMallocHost(&hs, STAMPS * GROUPS * sizeof(unsigned long long));
+    printf("steps,way,waiter,cap_ns,last_partial_us,last_arrival_us,finisher_arrived_us,"
+           "arrived_after_it,wake_us,tail_us,span_us\n");
+    struct config {
+        unsigned way, waiter, cap;
+    } configs[] = {{GSP_WAY_TICKET, 0, 0},
+                   {GSP_WAY_BARRIER, GROUPS - 1, 2048},
+                   {GSP_WAY_BARRIER, 0, 2048},
+                   {GSP_WAY_BARRIER, GROUPS - 1, 16384},
+                   {GSP_WAY_BARRIER, 0, 16384},
+                   {GSP_WAY_BARRIER, GROUPS - 1, 256}};
+    for (unsigned long long steps : {100000000ull, 1000000000ull, 10000000000ull}) {
+        for (const config &c : configs) {
+            gs_barrier *cb = NULL;
+            void *cstate = NULL;
+            if (c.way == GSP_WAY_BARRIER) {
+                gs_barrier_options o;
+                gs_barrier_options_init(&o);
+                o.backoff_cap_ns = c.cap;
+                if (gs_barrier_create_with(dev, GS_ALGO_AUTO, GROUPS, &o, &cb) != GS_OK ||
+                    gs_cuda_state(cb, &cstate) != GS_OK)
+                    return 1;
+            }
+            std::vector<double> col[7];
             for (int i = 0; i < 24; ++i) {
-                void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way, &stamps};
-                if (way == GSP_WAY_BARRIER) {
-                    if (gs_cuda_launch_async(bar, (const void *)k_stamped, GS_DIM3_1D(GROUPS),
+                unsigned way = c.way, waiter = c.waiter;
+                void *args[] = {&cstate, &ticket, &scratch, &partials, &result, &steps, &way, &waiter, &stamps};
+                if (cb) {
+                    if (gs_cuda_launch_async(cb, (const void *)k_stamped, GS_DIM3_1D(GROUPS),
                                              GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK)
                         failed = 1;
                 } else {
                     k_stamped<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way,
-                                                       stamps);
+                                                       waiter, stamps);
                 }
-                cudaMemcpyAsync(hs, stamps, 4u * GROUPS * sizeof(unsigned long long),
+                cudaMemcpyAsync(hs, stamps, STAMPS * GROUPS * sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, s);
                 cudaStreamSynchronize(s);
-                if (way == GSP_WAY_BARRIER && gs_barrier_collect(bar) != GS_OK)
+                if (cb && gs_barrier_collect(cb) != GS_OK)
                     failed = 1;
                 if (i < 3)
                     continue;
-                unsigned long long s0 = ~0ull, s1 = 0, p1 = 0, e1 = 0;
-                std::vector<double> part, beg;
+                unsigned long long s0 = ~0ull, p1 = 0, a1 = 0, e1 = 0;
+                unsigned fin = c.waiter;
                 for (unsigned g = 0; g < GROUPS; ++g) {
-                    const unsigned long long *m = hs + 4u * g;
+                    const unsigned long long *m = hs + STAMPS * g;
                     s0 = std::min(s0, m[0]);
-                    s1 = std::max(s1, m[0]);
                     p1 = std::max(p1, m[2]);
-                    e1 = std::max(e1, m[3]);
-                    part.push_back((m[2] - m[1]) / 1e3);
-                    beg.push_back((m[1] - m[0]) / 1e3);
+                    a1 = std::max(a1, m[3]);
+                    e1 = std::max(e1, m[5]);
+                    if (c.way == GSP_WAY_TICKET && m[3] >= hs[STAMPS * fin + 3])
+                        fin = g; /* the ticket's finisher: the last to take one */
                 }
-                std::sort(part.begin(), part.end());
-                std::sort(beg.begin(), beg.end());
-                col[0].push_back((s1 - s0) / 1e3);
-                col[1].push_back(beg[beg.size() / 2]);
-                col[2].push_back(part.front());
-                col[3].push_back(part[part.size() / 2]);
-                col[4].push_back(part.back());
-                col[5].push_back((p1 - s0) / 1e3);
-                col[6].push_back((e1 - p1) / 1e3);
-                col[7].push_back((e1 - s0) / 1e3);
+                unsigned after = 0;
+                for (unsigned g = 0; g < GROUPS; ++g)
+                    after += hs[STAMPS * g + 3] > hs[STAMPS * fin + 3];
+                const unsigned long long *f = hs + STAMPS * fin;
+                col[0].push_back((p1 - s0) / 1e3);
+                col[1].push_back((a1 - s0) / 1e3);
+                col[2].push_back((f[3] - s0) / 1e3);
+                col[3].push_back(after);
+                col[4].push_back(((double)f[4] - (double)a1) / 1e3);
+                col[5].push_back((e1 - p1) / 1e3);
+                col[6].push_back((e1 - s0) / 1e3);
             }
-            printf("%llu,%s", steps, way == GSP_WAY_BARRIER ? "barrier" : "ticket");
-            for (auto &c : col) {
-                std::sort(c.begin(), c.end());
-                printf(",%.2f", c[c.size() / 2]);
+            printf("%llu,%s,%u,%u", steps, c.way == GSP_WAY_BARRIER ? "barrier" : "ticket", c.waiter,
+                   c.cap);
+            for (auto &v : col) {
+                std::sort(v.begin(), v.end());
+                printf(",%.2f", v[v.size() / 2]);
             }
             printf("\n");
+            fflush(stdout);
+            if (cb)
+                gs_barrier_destroy(cb);
         }
     }
     int t = 0;
