@@ -53,14 +53,19 @@ GP
     echo "$out/wavefront_size_$gpu.png"
 done
 for gpu in "${sor[@]}"; do
+    # the sizes and their sweeps, as the run had them ("512 x 4000, ...")
+    sizes=$(awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $1, $3 }' "$dat/sor_${gpu}_local.dat")
+    xtics=$(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $1 }' "$dat/sor_${gpu}_local.dat")
     gnuplot <<GP
 set terminal pngcairo size 1000,650 font ',10'
 set output '$out/sor_$gpu.png'
 set title "SOR sweeps pipelined as a wavefront, tiles of 32 x 32, $gpu: gridsync bench sor --backend cuda (best grid per scheme)" noenhanced
 set logscale x 2
-set xlabel 'N (an N x N grid; 4000, 2000, 1000, 400, 100 sweeps)'
+set xlabel 'N x sweeps: $sizes'
+set xtics ($xtics)
+set offsets graph 0.03, graph 0.03, 0, 0
 set ylabel 'ms (median of 3)'
-set key top right
+set key top center
 plot '$dat/sor_${gpu}_relaunch.dat' using 1:2 with linespoints title 'relaunch', \
      '$dat/sor_${gpu}_relaunch-graph.dat' using 1:2 with linespoints title 'relaunch-graph', \
      '$dat/sor_${gpu}_auto.dat' using 1:2 with linespoints title 'global (auto)', \

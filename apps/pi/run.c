@@ -71,9 +71,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* The barrier way's back-off cap (see gsp_run). */
-#define GSP_BACKOFF_CAP_NS 2048u
-
 /* Timed runs: at least GSP_MIN_RUNS, then more while they add up to less than
  * GSP_TIMED_MS, up to GSP_MAX_RUNS: a run of 20 us is at the mercy of the host (on an
  * H100 the barrier way's median of 9 at 10^6 steps read 29 us where one of 300 read 24). */
@@ -107,15 +104,11 @@ gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
         return GS_ERR_UNSUPPORTED;
     gsp_session s = {dev, cfg, out, NULL, NULL};
     /* The barrier the barrier way syncs on; the cpu back end launches every way through
-     * it (a team of threads with its group barrier is what gs_cpu_launch makes). It has
-     * one waiter (pi_step.h), whose back-off grows to GSP_BACKOFF_CAP_NS rather than the
-     * library's 16 us (a sleep that long was most of the barrier way's lag at 10^9
-     * steps), unless GRIDSYNC_BACKOFF_CAP_NS says otherwise. */
-    gs_barrier_options options;
-    gs_barrier_options_init(&options);
-    if (!getenv("GRIDSYNC_BACKOFF_CAP_NS"))
-        options.backoff_cap_ns = GSP_BACKOFF_CAP_NS;
-    gs_status st = gs_barrier_create_with(dev, GS_ALGO_AUTO, cfg->groups, &options, &s.bar);
+     * it (a team of threads with its group barrier is what gs_cpu_launch makes). Its one
+     * waiter (pi_step.h) arrives among the last, so the library's back-off serves: on an
+     * H200 caps of 256, 2048 and the default 16384 ns gave the same times at 10^6 to 10^9
+     * steps (docs/results.md). */
+    gs_status st = gs_barrier_create(dev, GS_ALGO_AUTO, cfg->groups, &s.bar);
     if (st == GS_OK && cfg->timeout_ms)
         st = gs_barrier_set_timeout(s.bar, cfg->timeout_ms);
     if (st != GS_OK)

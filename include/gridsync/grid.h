@@ -417,12 +417,13 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * every ~0.7 us takes their issue slots: the Pi program's barrier way on an H100, 10^10
  * steps, took 11.47 ms with a fixed 32 ns against the host way's 11.24, 11.31 with a
  * fixed 1000 ns, 11.27 with 20000. The time a release may wait for a sleeper grows with
- * the wait: ~0.8 us at 100 us of waiting, the cap after about half a millisecond. Where
- * one group polls while the others have left (a barrier whose other groups arrive and
- * return, docs/using.md), there is no one to interfere with and a small cap lets it see
- * the release sooner: the Pi program's barrier way (apps/pi) sets 256 ns, where its group
- * 0 waited up to 16 us past the release at 10^9 steps (bench/micro/pi_finish.cu: the end
- * 13.8 us after the last partial, against 1.4 for the ticket way, on an H200).
+ * the wait: ~0.8 us at 100 us of waiting, the cap after about half a millisecond. A
+ * group that waits long and alone (the others arrived and left, docs/using.md) sees the
+ * release up to a cap late: the Pi program's barrier way with group 0 its one waiter, on
+ * an H200, woke 6.1 us after the last arrival at 10^9 steps and 21.5 at 10^10 with the
+ * default cap, 1.5 and 2.8 with 2048 ns (bench/results/h200/pi_finish_stamps.csv); a
+ * small cap costs the groups still computing on the poller's SM its polls' issue slots,
+ * and apps/pi makes its waiter the last group instead, which waits ~10 us.
  * GS_BOUNDED_SPIN_THEN takes the acquire as ACQUIRE instead: a wait of several words may
  * take one acquire after the last (gridsync/multi.h, at system scope). */
 #define GS_BOUNDED_SPIN(READY, HEADER, LOOK) \
