@@ -111,6 +111,12 @@ unset GRIDSYNC_BACKEND
 export GRIDSYNC_TIMEOUT_MS=soon
 expect_says 2 'GRIDSYNC_TIMEOUT_MS' check --backend cpu --quick
 unset GRIDSYNC_TIMEOUT_MS
+export GRIDSYNC_BACKOFF_CAP_NS=2000000
+expect_says 2 'GRIDSYNC_BACKOFF_CAP_NS.*0 to 1000000' bench memory --backend cpu
+unset GRIDSYNC_BACKOFF_CAP_NS
+export GRIDSYNC_SHARDS=0
+expect_says 2 'GRIDSYNC_SHARDS.*1 to 1024' bench memory --backend cpu
+unset GRIDSYNC_SHARDS
 # Every option is honoured or refused: info ignored --csv and --device.
 expect_says 2 'info does not take --csv' info --backend cpu --csv "$dir/i.csv"
 expect_says 2 'no device' info --backend cpu --device 7

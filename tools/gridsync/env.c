@@ -36,5 +36,21 @@ int cli_check_env(void)
         return bad("GRIDSYNC_RELEASE", v, "poll or lines");
     if ((v = getenv("GRIDSYNC_CLUSTER_SIZE")) && *v && !in_range(v, 1, 16))
         return bad("GRIDSYNC_CLUSTER_SIZE", v, "1 to 16");
+    /* The barrier options' variables (docs/using.md): the library ignores a bad one and
+     * takes its default; a benchmark run with it would measure something else. */
+    static const struct {
+        const char *name;
+        unsigned long min, max;
+        const char *takes;
+    } numbers[] = {
+        {"GRIDSYNC_RELEASE_LINES", 0, 1024, "0 to 1024 (release lines)"},
+        {"GRIDSYNC_TREE_FANOUT", 0, 1048576, "0 to 1048576 (groups a leaf)"},
+        {"GRIDSYNC_BACKOFF_NS", 0, 1000000, "0 to 1000000 (ns)"},
+        {"GRIDSYNC_BACKOFF_CAP_NS", 0, 1000000, "0 to 1000000 (ns)"},
+        {"GRIDSYNC_SHARDS", 1, 1024, "1 to 1024 (counters)"},
+    };
+    for (unsigned i = 0; i < sizeof numbers / sizeof *numbers; ++i)
+        if ((v = getenv(numbers[i].name)) && *v && !in_range(v, numbers[i].min, numbers[i].max))
+            return bad(numbers[i].name, v, numbers[i].takes);
     return 0;
 }
