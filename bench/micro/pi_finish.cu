@@ -171,7 +171,6 @@ __global__ void __launch_bounds__(BLOCK)
               unsigned long long steps, int *timeouts)
 {
     __shared__ unsigned last;
-    __shared__ double warps[32];
     const unsigned lid = threadIdx.x, groups = gridDim.x;
     double h = 1.0 / (double)steps, sum = 0.0;
     unsigned long long stride = (unsigned long long)groups * BLOCK;
@@ -179,17 +178,7 @@ __global__ void __launch_bounds__(BLOCK)
         double x = ((double)i + 0.5) * h;
         sum += 4.0 / (1.0 + x * x);
     }
-    (void)scratch;
-    for (unsigned o = 16; o > 0; o /= 2)
-        sum += __shfl_down_sync(0xffffffffu, sum, o);
-    if (lid % 32u == 0u)
-        warps[lid / 32u] = sum;
-    __syncthreads();
-    if (lid < 32u) {
-        sum = lid < BLOCK / 32u ? warps[lid] : 0.0;
-        for (unsigned o = 16; o > 0; o /= 2)
-            sum += __shfl_down_sync(0xffffffffu, sum, o);
-    }
+    sum = gsp_group_sum(scratch, sum); /* the app's: shuffles, on work-item 0 */
     if (lid == 0u) {
         double p = sum * h;
         unsigned long long bits;
@@ -218,17 +207,7 @@ __global__ void __launch_bounds__(BLOCK)
         memcpy(&p, &bits, sizeof p);
         v += p;
     }
-    for (unsigned o = 16; o > 0; o /= 2)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    __syncthreads();
-    if (lid % 32u == 0u)
-        warps[lid / 32u] = v;
-    __syncthreads();
-    if (lid < 32u) {
-        v = lid < BLOCK / 32u ? warps[lid] : 0.0;
-        for (unsigned o = 16; o > 0; o /= 2)
-            v += __shfl_down_sync(0xffffffffu, v, o);
-    }
+    v = gsp_group_sum(scratch, v);
     if (lid == 0u) {
         *result = v;
         *ticket = 0u;
