@@ -6,10 +6,10 @@
  * host memory, where the host reads it after the stream's work: no copy to enqueue. The
  * host way reads the partials back with a copy, as the lecture's program does
  * (clEnqueueReadBuffer). What the copy costs was measured on its own
- * (bench/micro/pi_finish.cu, H200, launch to pi on the host, median of 201): the ticket
- * way took 24.0 us at 10^6 steps with a copy of its result and 18.1 with the mapped
- * store, 137.8 and 129.2 at 10^8, where the host way took 24.8 and 131.7; docs/results.md
- * has the whole table, the host way with mapped partials included. */
+ * (bench/micro/pi_finish.cu, H200, launch to pi on the host, median of 201;
+ * bench/results/h200/pi_finish_variants.csv): the ticket way took 23.2 us at 10^6 steps
+ * with a copy of its result and 17.1 with the mapped store, 138.0 and 127.2 at 10^8, where
+ * the host way took 26.4 and 133.0 (with its partials mapped too: 18.4 and 128.9). */
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 
