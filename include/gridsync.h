@@ -182,15 +182,15 @@ GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups
 #define GS_BARRIER_RELEASE_POLL 0u  /* every waiter polls the counter */
 #define GS_BARRIER_RELEASE_LINES 1u /* the last arriver writes release lines the waiters poll */
 typedef struct gs_barrier_options {
-    unsigned timeout_ms;    /* GRIDSYNC_TIMEOUT_MS: 1 to 3600000 (gs_barrier_set_timeout) */
-    unsigned release;       /* GRIDSYNC_RELEASE: GS_BARRIER_RELEASE_POLL or _LINES (flip,
+    unsigned timeout_ms;     /* GRIDSYNC_TIMEOUT_MS: 1 to 3600000 (gs_barrier_set_timeout) */
+    unsigned release;        /* GRIDSYNC_RELEASE: GS_BARRIER_RELEASE_POLL or _LINES (flip,
                                cluster, tree) */
-    unsigned release_lines; /* GRIDSYNC_RELEASE_LINES: 0 to 1024 (0 means 1; at most the
+    unsigned release_lines;  /* GRIDSYNC_RELEASE_LINES: 0 to 1024 (0 means 1; at most the
                                groups are used) */
-    unsigned tree_fanout;   /* GRIDSYNC_TREE_FANOUT: 0 to 1048576 groups a leaf (under 2
+    unsigned tree_fanout;    /* GRIDSYNC_TREE_FANOUT: 0 to 1048576 groups a leaf (under 2
                                means 2) */
-    unsigned backoff_ns;    /* GRIDSYNC_BACKOFF_NS: 0 to 1000000 */
-    unsigned shards;        /* GRIDSYNC_SHARDS: 1 to 1024, and at most `groups` (sharded) */
+    unsigned backoff_ns;     /* GRIDSYNC_BACKOFF_NS: 0 to 1000000 */
+    unsigned shards;         /* GRIDSYNC_SHARDS: 1 to 1024, and at most `groups` (sharded) */
     unsigned backoff_cap_ns; /* GRIDSYNC_BACKOFF_CAP_NS: 0 to 1000000; a long wait's back-off
                                 grows from backoff_ns by half every 16 polls up to this
                                 (default 16384; never below backoff_ns) */

@@ -49,23 +49,23 @@ MP_KERNEL(auto)
 
 /* One barrier that every block arrives at and only block 0 waits for (docs/using.md:
  * the launch's last barrier); block 0 then reads every thread's value. */
-#define AO_KERNEL(name)                                                                        \
+#define AO_KERNEL(name)                                                                       \
     __global__ void ao_##name(gs_word *state, unsigned *data, unsigned *errors, unsigned tag) \
-    {                                                                                          \
-        gs_grid g = gs_grid_begin_##name(state);                                               \
-        unsigned n = gs_num_groups() * gs_local_size();                                        \
-        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                         \
-        data[me] = expected(tag, me);                                                          \
-        gs_token t = gs_arrive_##name(&g);                                                     \
-        if (gs_group_id() != 0u)                                                               \
-            return;                                                                            \
-        if (gs_wait_token_##name(&g, t))                                                       \
-            return;                                                                            \
-        unsigned bad = 0;                                                                      \
-        for (unsigned k = gs_local_id(); k < n; k += gs_local_size())                          \
-            bad += data[k] != expected(tag, k);                                                \
-        if (bad)                                                                               \
-            atomicAdd(errors, bad);                                                            \
+    {                                                                                         \
+        gs_grid g = gs_grid_begin_##name(state);                                              \
+        unsigned n = gs_num_groups() * gs_local_size();                                       \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                        \
+        data[me] = expected(tag, me);                                                         \
+        gs_token t = gs_arrive_##name(&g);                                                    \
+        if (gs_group_id() != 0u)                                                              \
+            return;                                                                           \
+        if (gs_wait_token_##name(&g, t))                                                      \
+            return;                                                                           \
+        unsigned bad = 0;                                                                     \
+        for (unsigned k = gs_local_id(); k < n; k += gs_local_size())                         \
+            bad += data[k] != expected(tag, k);                                               \
+        if (bad)                                                                              \
+            atomicAdd(errors, bad);                                                           \
     }
 #define AO_KERNEL_OF(ID, name, value, text, desc) AO_KERNEL(name)
 GS_PROTOCOLS_SHARED(AO_KERNEL_OF)
@@ -176,20 +176,25 @@ static void arrive_only()
             unsigned bad_launches = 0, wrong = 0;
             for (unsigned tag = 1; tag <= 50; ++tag) {
                 void *args[] = {&state, &m.data, &m.errors, &tag};
-                s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args, nullptr);
+                s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
+                                   nullptr);
                 unsigned w = m.take();
                 bad_launches += s != GS_OK || w != 0;
                 wrong += s == GS_OK ? w : 0;
             }
-            CHECK(bad_launches == 0, "%s, %u blocks, block 0 the only waiter: %u of 50 launches failed "
-                  "or read wrong (%u wrong reads)", gs_algo_name(algos[i]), blocks, bad_launches, wrong);
+            CHECK(bad_launches == 0,
+                  "%s, %u blocks, block 0 the only waiter: %u of 50 launches failed "
+                  "or read wrong (%u wrong reads)",
+                  gs_algo_name(algos[i]), blocks, bad_launches, wrong);
             s = run(b, algos[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, &wrong);
-            CHECK(s == GS_OK && wrong == 0, "%s, %u blocks, every block waiting after them: %s, %u wrong",
+            CHECK(s == GS_OK && wrong == 0,
+                  "%s, %u blocks, every block waiting after them: %s, %u wrong",
                   gs_algo_name(algos[i]), blocks, gs_status_string(s), wrong);
             gs_barrier_destroy(b);
         }
         printf("ok   every protocol but cluster and cg, %u blocks: block 0 the last barrier's only "
-               "waiter, 50 launches, then every block waiting\n", blocks);
+               "waiter, 50 launches, then every block waiting\n",
+               blocks);
     }
 }
 

@@ -48,35 +48,35 @@ typedef struct mp_args {
 
 static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item; }
 
-#define MP_KERNEL(name)                                                \
-    static void mp_##name(void *p)                                     \
-    {                                                                  \
-        mp_args *a = p;                                                \
-        gs_grid g = gs_grid_begin_##name(a->state);                    \
-        unsigned n = gs_num_groups() * gs_local_size();                \
-        unsigned me = gs_group_id() * gs_local_size() + gs_local_id(); \
-        if (a->skip && gs_group_id() + 1u == gs_num_groups())          \
-            return;                                                    \
-        if (a->arrive_only) {                                          \
-            a->data[me] = value(a->episodes, me);                      \
-            gs_token t = gs_arrive_##name(&g);                         \
-            if (gs_group_id() != 0u)                                   \
-                return;                                                \
-            if (gs_wait_token_##name(&g, t))                           \
-                return;                                                \
+#define MP_KERNEL(name)                                                   \
+    static void mp_##name(void *p)                                        \
+    {                                                                     \
+        mp_args *a = p;                                                   \
+        gs_grid g = gs_grid_begin_##name(a->state);                       \
+        unsigned n = gs_num_groups() * gs_local_size();                   \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();    \
+        if (a->skip && gs_group_id() + 1u == gs_num_groups())             \
+            return;                                                       \
+        if (a->arrive_only) {                                             \
+            a->data[me] = value(a->episodes, me);                         \
+            gs_token t = gs_arrive_##name(&g);                            \
+            if (gs_group_id() != 0u)                                      \
+                return;                                                   \
+            if (gs_wait_token_##name(&g, t))                              \
+                return;                                                   \
             for (unsigned k = gs_local_id(); k < n; k += gs_local_size()) \
-                if (a->data[k] != value(a->episodes, k))               \
-                    atomic_fetch_add(&a->errors, 1u);                  \
-            return;                                                    \
-        }                                                              \
-        for (unsigned e = 0; e < a->episodes; ++e) {                   \
-            a->data[(e & 1u) * n + me] = value(e, me);                 \
-            if (gs_sync_##name(&g))                                    \
-                return;                                                \
-            unsigned other = (me + gs_local_size()) % n;               \
-            if (a->data[(e & 1u) * n + other] != value(e, other))      \
-                atomic_fetch_add(&a->errors, 1u);                      \
-        }                                                              \
+                if (a->data[k] != value(a->episodes, k))                  \
+                    atomic_fetch_add(&a->errors, 1u);                     \
+            return;                                                       \
+        }                                                                 \
+        for (unsigned e = 0; e < a->episodes; ++e) {                      \
+            a->data[(e & 1u) * n + me] = value(e, me);                    \
+            if (gs_sync_##name(&g))                                       \
+                return;                                                   \
+            unsigned other = (me + gs_local_size()) % n;                  \
+            if (a->data[(e & 1u) * n + other] != value(e, other))         \
+                atomic_fetch_add(&a->errors, 1u);                         \
+        }                                                                 \
     }
 #define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
 GS_PROTOCOLS_SHARED(MP_KERNEL_OF)
@@ -180,7 +180,7 @@ typedef struct launch {
     void *state; /* the state the kernel is handed: NULL for the barrier's own */
     int idle;    /* a kernel that never uses its state */
     int async;
-    mp_args *cpu; /* the cpu kernel's arguments (kept alive by the caller for async) */
+    mp_args *cpu;         /* the cpu kernel's arguments (kept alive by the caller for async) */
     unsigned arrive_only; /* 0, or the tag of a one-barrier launch (mp_args.arrive_only) */
 } launch;
 
@@ -502,9 +502,12 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(group_size_changes), cmocka_unit_test(shapes),
-        cmocka_unit_test(async_timeout),      cmocka_unit_test(foreign_state),
-        cmocka_unit_test(relaunch_refused),   cmocka_unit_test(two_threads_one_barrier),
+        cmocka_unit_test(group_size_changes),
+        cmocka_unit_test(shapes),
+        cmocka_unit_test(async_timeout),
+        cmocka_unit_test(foreign_state),
+        cmocka_unit_test(relaunch_refused),
+        cmocka_unit_test(two_threads_one_barrier),
         cmocka_unit_test(arrive_only_last_barrier),
     };
     return cmocka_run_group_tests_name("launch", tests, setup, teardown);

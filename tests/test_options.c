@@ -16,10 +16,9 @@
 
 static gs_device *dev;
 
-static const char *const vars[] = {"GRIDSYNC_TIMEOUT_MS",    "GRIDSYNC_RELEASE",
-                                   "GRIDSYNC_RELEASE_LINES", "GRIDSYNC_TREE_FANOUT",
-                                   "GRIDSYNC_BACKOFF_NS",    "GRIDSYNC_SHARDS",
-                                   "GRIDSYNC_BACKOFF_CAP_NS"};
+static const char *const vars[] = {
+    "GRIDSYNC_TIMEOUT_MS", "GRIDSYNC_RELEASE", "GRIDSYNC_RELEASE_LINES", "GRIDSYNC_TREE_FANOUT",
+    "GRIDSYNC_BACKOFF_NS", "GRIDSYNC_SHARDS",  "GRIDSYNC_BACKOFF_CAP_NS"};
 
 static int clear_env(void **unused)
 {

@@ -79,8 +79,8 @@ static gs_status cuda_open(gsp_session *s)
     if (e == cudaSuccess)
         e = cudaHostGetDevicePointer(&m->mapped_result, m->host_result, 0);
     if (e == cudaSuccess && c->way == GSP_CUB) /* first call: the storage it needs */
-        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->mapped_result, (int)c->groups,
-                                   m->stream);
+        e = cub::DeviceReduce::Sum(NULL, m->cub_bytes, m->partials, m->mapped_result,
+                                   (int)c->groups, m->stream);
     if (e == cudaSuccess && c->way == GSP_CUB)
         e = cudaMalloc(&m->cub_tmp, m->cub_bytes);
     if (e == cudaSuccess)
@@ -101,8 +101,8 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     cudaError_t e = cudaSuccess;
     *(volatile double *)m->host_result = NAN; /* a way that wrote nothing disagrees */
     if (c->way == GSP_BARRIER) {
-        void *args[] = {&m->state, &m->ticket, &m->scratch, &m->partials, &m->mapped_result, &steps,
-                        &way};
+        void *args[] = {&m->state,         &m->ticket, &m->scratch, &m->partials,
+                        &m->mapped_result, &steps,     &way};
         /* Enqueued, not waited for: the result's copy follows on the stream and one wait
          * covers both; gs_barrier_collect then only reads the verdict. */
         gs_status st = gs_cuda_launch_async(s->bar, (const void *)gsp_pi, GS_DIM3_1D(c->groups),

@@ -70,7 +70,7 @@ static __device__ __forceinline__ void gsr_cells_warp(float *u, unsigned n, cons
     int r = -(int)c;
     float self = sm[r < 0 ? 0 : r][c], below = sm[r + 1 < 0 ? 0 : r + 1][c];
     for (unsigned k = 0; k + 1u < h + w; ++k, ++r) {
-        const float left_in = __shfl_up_sync(0xffffffffu, v, 1);      /* lane c-1, row r */
+        const float left_in = __shfl_up_sync(0xffffffffu, v, 1);        /* lane c-1, row r */
         const float right_in = __shfl_down_sync(0xffffffffu, below, 1); /* lane c+1's row r */
         if (c < w && (unsigned)r < h) {
             const float left = c == 0u ? lcol[r] : left_in;

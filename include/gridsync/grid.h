@@ -428,31 +428,30 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * take one acquire after the last (gridsync/multi.h, at system scope). */
 #define GS_BOUNDED_SPIN(READY, HEADER, LOOK) \
     GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, gs_poll_acquire())
-#define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                       \
-    gs_polls_t gs_spin_polls = 0u;                                               \
-    gs_tick_t gs_spin_start = 0u;                                                \
-    gs_u32 gs_spin_backoff = 0u;                                                 \
-    while (!(READY)) {                                                           \
-        ++gs_spin_polls;                                                         \
-        gs_pause(gs_spin_polls, gs_spin_backoff);                                \
-        if ((gs_spin_polls & 15u) != 0u)                                         \
-            continue;                                                            \
-        if (gs_spin_polls == 16u) {                                              \
-            gs_spin_start = gs_ticks(gs_spin_polls);                             \
-            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);        \
-        } else {                                                                 \
-            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]); \
-            if (gs_spin_backoff < gs_spin_cap) {                                 \
-                gs_spin_backoff += gs_spin_backoff >> 1;                         \
-                gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff \
-                                                                : gs_spin_cap;   \
-            }                                                                    \
-        }                                                                        \
-        gs_u32 gs_spin_why = (LOOK);                                             \
-        if (gs_spin_why != GS_ABORT_NONE)                                        \
-            return gs_spin_why;                                                  \
-    }                                                                            \
-    ACQUIRE;                                                                     \
+#define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                                       \
+    gs_polls_t gs_spin_polls = 0u;                                                               \
+    gs_tick_t gs_spin_start = 0u;                                                                \
+    gs_u32 gs_spin_backoff = 0u;                                                                 \
+    while (!(READY)) {                                                                           \
+        ++gs_spin_polls;                                                                         \
+        gs_pause(gs_spin_polls, gs_spin_backoff);                                                \
+        if ((gs_spin_polls & 15u) != 0u)                                                         \
+            continue;                                                                            \
+        if (gs_spin_polls == 16u) {                                                              \
+            gs_spin_start = gs_ticks(gs_spin_polls);                                             \
+            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);                        \
+        } else {                                                                                 \
+            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]);                 \
+            if (gs_spin_backoff < gs_spin_cap) {                                                 \
+                gs_spin_backoff += gs_spin_backoff >> 1;                                         \
+                gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff : gs_spin_cap; \
+            }                                                                                    \
+        }                                                                                        \
+        gs_u32 gs_spin_why = (LOOK);                                                             \
+        if (gs_spin_why != GS_ABORT_NONE)                                                        \
+            return gs_spin_why;                                                                  \
+    }                                                                                            \
+    ACQUIRE;                                                                                     \
     return GS_ABORT_NONE
 
 /* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */

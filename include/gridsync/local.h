@@ -289,8 +289,8 @@ GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t poll
 GS_DEVICE gs_u32 gs_local_poll(const gs_local *L, gs_u32 w0, gs_u32 t0, gs_u32 w1, gs_u32 t1,
                                gs_u32 w2, gs_u32 t2, gs_u32 w3, gs_u32 t3)
 {
-    GS_BOUNDED_SPIN(gs_local_reached(L, w0, &t0, w1, &t1, w2, &t2, w3, &t3),
-                    L->state, gs_local_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2, w3, t3));
+    GS_BOUNDED_SPIN(gs_local_reached(L, w0, &t0, w1, &t1, w2, &t2, w3, &t3), L->state,
+                    gs_local_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2, w3, t3));
 }
 
 /* Waits until progress word w0 holds at least v0, w1 at least v1, ... (a value 0: that
@@ -457,9 +457,9 @@ GS_DEVICE gs_u32 gs_local_get3(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u3
     if (L->bad)
         return GS_ABORT_BAD_STATE;
     gs_u32 t0 = gs_local_tag(L, s0), t1 = gs_local_tag(L, s1), t2 = gs_local_tag(L, s2);
-    GS_BOUNDED_SPIN_THEN(
-        gs_local_took(w0, &t0, v0, w1, &t1, v1, w2, &t2, v2), L->state,
-        gs_local_get_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2), (void)0);
+    GS_BOUNDED_SPIN_THEN(gs_local_took(w0, &t0, v0, w1, &t1, v1, w2, &t2, v2), L->state,
+                         gs_local_get_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2),
+                         (void)0);
 }
 GS_DEVICE gs_u32 gs_local_get2(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u32 s0, gs_u32 *v0,
                                GS_GLOBAL gs_word64 *w1, gs_u32 s1, gs_u32 *v1)

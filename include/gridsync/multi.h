@@ -103,8 +103,8 @@ GS_DEVICE gs_u32 gs_multi_await_release(const gs_grid *g, GS_GLOBAL gs_word *w, 
  * acquire once, after the last slot). */
 GS_DEVICE gs_u32 gs_multi_await_slot(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target)
 {
-    GS_BOUNDED_SPIN_THEN(gs_ready(gs_poll_load_sys(w), target, GS_UNTIL_REACHED, 0u), gs_f(g)->state,
-                         gs_multi_look(g, gs_spin_start, gs_spin_polls), (void)0);
+    GS_BOUNDED_SPIN_THEN(gs_ready(gs_poll_load_sys(w), target, GS_UNTIL_REACHED, 0u),
+                         gs_f(g)->state, gs_multi_look(g, gs_spin_start, gs_spin_polls), (void)0);
 }
 
 /* Until every device's slot of this device's flag line holds `target` (GS_EARLY fewer:

@@ -32,7 +32,7 @@
  * long enough to grow it is one where pollers share their SMs with groups still
  * computing (gridsync/grid.h, GS_BOUNDED_SPIN). */
 #define GS_DEFAULT_BACKOFF_CAP_NS 16384u
-#define GS_HDR_RELEASE 9u  /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
+#define GS_HDR_RELEASE 9u /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
 #define GS_HDR_GROUP_SIZE \
     10u /* work-items per group the state is counting for; 0: any.
                                  * The host sets it at each launch (and resets the state when

@@ -87,7 +87,7 @@ struct gs_barrier {
     unsigned leaves, spinners;
     unsigned release; /* flip, cluster, tree: GS_RELEASE_POLL or GS_RELEASE_LINES */
     unsigned timeout_ms;
-    unsigned backoff_ns; /* the header's GS_HDR_BACKOFF */
+    unsigned backoff_ns;     /* the header's GS_HDR_BACKOFF */
     unsigned backoff_cap_ns; /* the header's GS_HDR_BACKOFF_CAP */
     size_t bytes;
     gs_mem *state;

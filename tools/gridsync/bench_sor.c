@@ -34,8 +34,8 @@ typedef struct ssize {
  * seconds on 2 cores. */
 static unsigned default_sizes(const gs_device_info *d, const cli_options *o, ssize *out)
 {
-    static const ssize gpu[] = {{512, 4000}, {1024, 2000}, {2048, 1000}, {3072, 600},
-                                {4096, 400}, {8192, 100}};
+    static const ssize gpu[] = {{512, 4000}, {1024, 2000}, {2048, 1000},
+                                {3072, 600}, {4096, 400},  {8192, 100}};
     static const ssize gpu_quick[] = {{1024, 500}, {4096, 50}};
     static const ssize host[] = {{66, 20}};
     const ssize *list = d->is_gpu ? (o->quick ? gpu_quick : gpu) : host;
