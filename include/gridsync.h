@@ -172,6 +172,14 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
 #define GS_MAX_GROUPS (1u << 24)
 GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
 
+/* The first GRIDSYNC_* variable set to a value gridsync does not take (docs/using.md,
+ * "Environment variables"): GS_ERR_INVALID_ARGUMENT with its name in *variable and what it
+ * takes ("1 to 3600000", "poll or lines", ...) in *takes; GS_OK with both NULL when every
+ * variable set is good. The library itself ignores such a value and keeps its default;
+ * a program that would rather refuse it (the gridsync CLI does) asks here. NULL pointers
+ * are GS_ERR_INVALID_ARGUMENT. */
+GS_API gs_status gs_environment_check(const char **variable, const char **takes);
+
 /* What gs_barrier_create reads from the environment (docs/using.md, "Environment
  * variables"), as options of one barrier. A field left at GS_OPTION_DEFAULT takes the
  * environment variable where it is set and in range, else the library's default; a

@@ -178,6 +178,48 @@ static void environment_overrides_default(void **unused)
     gs_barrier_destroy(f);
 }
 
+/* gs_environment_check names the first variable the library would ignore, and what it
+ * takes; good values, text variables and unset ones pass. */
+static void environment_check(void **unused)
+{
+    (void)unused;
+    const char *var = "x", *takes = "x";
+    assert_int_equal(gs_environment_check(&var, &takes), GS_OK);
+    assert_null(var);
+    assert_null(takes);
+    setenv("GRIDSYNC_BACKOFF_CAP_NS", "1000000", 1);
+    setenv("GRIDSYNC_RELEASE", "lines", 1);
+    setenv("GRIDSYNC_OPENCL_PLATFORM", "any text", 1);
+    assert_int_equal(gs_environment_check(&var, &takes), GS_OK);
+    static const struct {
+        const char *var, *value, *takes;
+    } bad[] = {
+        {"GRIDSYNC_BACKOFF_CAP_NS", "1000001", "0 to 1000000"},
+        {"GRIDSYNC_SHARDS", "0", "1 to 1024"},
+        {"GRIDSYNC_TIMEOUT_MS", "soon", "1 to 3600000"},
+        {"GRIDSYNC_TREE_FANOUT", "-3", "0 to 1048576"},
+        {"GRIDSYNC_RELEASE", "sometimes", "poll or lines"},
+        {"GRIDSYNC_BACKEND", "bogus", "auto, cpu, opencl or cuda"},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; ++i) {
+        const char *old = getenv(bad[i].var);
+        char keep[64] = "";
+        if (old)
+            snprintf(keep, sizeof keep, "%s", old);
+        setenv(bad[i].var, bad[i].value, 1);
+        assert_int_equal(gs_environment_check(&var, &takes), GS_ERR_INVALID_ARGUMENT);
+        assert_string_equal(var, bad[i].var);
+        assert_string_equal(takes, bad[i].takes);
+        if (old)
+            setenv(bad[i].var, keep, 1);
+        else
+            unsetenv(bad[i].var);
+    }
+    assert_int_equal(gs_environment_check(NULL, &takes), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_environment_check(&var, NULL), GS_ERR_INVALID_ARGUMENT);
+    unsetenv("GRIDSYNC_OPENCL_PLATFORM");
+}
+
 /* An explicit option wins over the variable. */
 static void explicit_wins(void **unused)
 {
@@ -237,6 +279,7 @@ int main(void)
         cmocka_unit_test_setup(ranges, clear_env),
         cmocka_unit_test_setup(environment_overrides_default, clear_env),
         cmocka_unit_test_setup(explicit_wins, clear_env),
+        cmocka_unit_test_setup(environment_check, clear_env),
         cmocka_unit_test_setup(bad_arguments, clear_env),
     };
     dev = test_open_or_skip();

@@ -3,7 +3,9 @@
  * changes, and read only through knobs.c. docs/using.md ("Environment variables")
  * carries the same table; keep the two together.
  *
- * A variable outside its range (or not a number) is ignored: the default holds. The
+ * A variable outside its range (or not a number) is ignored: the default holds;
+ * gs_environment_check (knobs.c, public in gridsync.h) names it for a caller that would
+ * rather refuse it. The
  * barrier knobs are also fields of gs_barrier_options (gridsync.h), where an explicit
  * value wins over the variable and one outside the same range is refused with
  * GS_ERR_INVALID_ARGUMENT. */
