@@ -273,8 +273,11 @@ stage registers 60 registers
 if [ -n "$CLI" ]; then
     # The application benchmark: a user's Jacobi solver (apps/jacobi) with every protocol,
     # auto, grid.sync(), a relaunch per iteration and a CUDA-graph relaunch, at 1, 2, 4 and 8
-    # blocks of 256 per SM and four sizes, each result checked against the host.
-    stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda --csv "$OUT/jacobi.csv" --json "$RES/jacobi.json"
+    # blocks of 256 per SM and four sizes, each result checked against the host; the local
+    # form (bands waiting for their neighbours, no barrier) beside them. GS_JACOBI_ARGS:
+    # other options in place of the defaults' (e.g. --form sync,local --algo auto,cg).
+    stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda ${GS_JACOBI_ARGS:-} --csv "$OUT/jacobi.csv" \
+        --json "$RES/jacobi.json"
     # The SOR wavefront (apps/sor): S Gauss-Seidel sweeps of N x N in 32 x 32 tiles, one
     # warp per tile; local (tickets + a progress word per tile) against global (auto, a
     # barrier per wavefront step), cg, relaunch and relaunch-graph, at 1 .. 32 blocks per

@@ -3,6 +3,7 @@
 #ifndef GSJ_BACKEND_H
 #define GSJ_BACKEND_H
 
+#include "gridsync/host_local.h"
 #include "jacobi.h"
 
 #ifdef __cplusplus
@@ -20,7 +21,7 @@ typedef struct gsj_session {
 
 typedef struct gsj_backend {
     int (*supported)(gs_device *dev, gs_algo method);
-    gs_status (*max_groups)(gs_device *dev, gs_algo method, int split, unsigned group_size,
+    gs_status (*max_groups)(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                             unsigned *out);
     /* Buffers, kernels, the barrier, a graph: everything outside the timed span. */
     gs_status (*open)(gsj_session *s);
@@ -46,6 +47,8 @@ int gsj_is_baseline(gs_algo method);
  * GSJ_FORM_SPLIT; the relaunch baselines ignore the form). */
 int gsj_runs_split(const gsj_config *c);
 
+/* Whether the configuration runs the local form's kernel. */
+int gsj_runs_local(const gsj_config *c);
 /* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
  * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
  * made at gs_barrier_create). */
@@ -55,6 +58,11 @@ int gsj_protocol_runs(gs_device *dev, gs_algo algo);
  * timeout; records the protocol that runs and the state's size in the result. */
 gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out);
 
+/* The local form's state: a progress word per band (gsj_local_bands), with the
+ * configuration's timeout; records the state's size in the result. */
+gs_status gsj_local_open(gsj_session *s, gs_local **out);
+/* A local launch's status after gs_local_collect (`st`), with what a timeout names. */
+gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st);
 /* Records what failed (printf-style) in s->result->error and returns `status`. */
 gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...);
 

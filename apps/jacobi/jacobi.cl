@@ -1,7 +1,7 @@
 /* apps/jacobi/jacobi.cl - the app's OpenCL kernels. The program the app builds is
  * gs_opencl_device_source() (gridsync's shim and protocols), then jacobi_step.h
- * (gsj_sweep, and the split form's tiles), then this file: cmake/embed_text.cmake joins
- * the last two at build time, so there is no #include here (the run-time compiler has no
+ * (gsj_sweep, and the split form's tiles), then jacobi_local.h (the local form's loop),
+ * then this file: cmake/embed_text.cmake joins the last three at build time, so there is no #include here (the run-time compiler has no
  * include path). Launches are 1-D: a work-item's place is its global id (sync form), or
  * its group's tile and its local id (split form). */
 
@@ -51,6 +51,16 @@
 GS_PROTOCOLS_SHARED(GSJ_CL_PERSISTENT_X)
 GSJ_CL_PERSISTENT(auto)
 GSJ_CL_SPLIT(auto)
+
+/* The local form (jacobi_local.h): no barrier; tickets, each band after the bands next to
+ * it, any grid. Enqueued the ordinary way, after gs_local_prepare. */
+__kernel void gsj_local(__global gs_word *state, __global float *a, __global float *b, uint n,
+                        uint iters, uint bands)
+{
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    gsj_local_run(&L, a, b, n, iters, bands);
+}
 
 /* The relaunch baseline: one iteration per launch. */
 __kernel void gsj_step(__global const float *a, __global float *b, uint n)

@@ -10,7 +10,7 @@
  *   GS_ALGO_RELAUNCH_GRAPH  CUDA: those launches captured once into a CUDA graph,
  *                        instantiated outside the timed span, then replayed
  *
- * each in one of two forms (gsj_config.form):
+ * each in one of three forms (gsj_config.form):
  *
  *   GSJ_FORM_SYNC    cells dealt round-robin over every work-item of the grid; each
  *                    iteration ends with the barrier (gs_sync_<p>, grid.sync(), a launch)
@@ -23,6 +23,15 @@
  *                    write it. T barriers per run (the sync form: T - 1). The
  *                    relaunch baselines ignore the form: a launch per iteration has no
  *                    barrier to split; they run the sync form.
+ *   GSJ_FORM_LOCAL   no barrier at all: bands of whole rows (gsj_local_bands), each band of
+ *                    an iteration computed once the bands next to it are done with the
+ *                    iteration before, through gridsync's local synchronization
+ *                    (gridsync/local.h, gridsync/host_local.h; jacobi_local.h proves it
+ *                    race-free). Work comes as tickets, so any grid runs, resident or
+ *                    not. Method GS_ALGO_AUTO only (the local form has no protocol to
+ *                    pick; the CLI calls it `local`); the kernel is launched the
+ *                    ordinary way (CUDA <<<>>>, clEnqueueNDRangeKernel,
+ *                    gs_cpu_launch_local).
  *
  * The problem: an n x n float grid; the edges keep their initial values; each interior
  * cell becomes 0.25f * ((left + right) + (up + down)) of the previous grid; T such
@@ -36,6 +45,7 @@
 #include <stdint.h>
 
 #include "gridsync.h"
+#include "gridsync/local_state.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,7 +56,8 @@ extern "C" {
 
 typedef enum gsj_form {
     GSJ_FORM_SYNC = 0, /* a barrier between iterations (a zeroed config's) */
-    GSJ_FORM_SPLIT = 1 /* tiles, the barrier split around their inner cells */
+    GSJ_FORM_SPLIT = 1, /* tiles, the barrier split around their inner cells */
+    GSJ_FORM_LOCAL = 2  /* bands, each waiting for its neighbours only (auto only) */
 } gsj_form;
 
 typedef struct gsj_config {
@@ -54,7 +65,7 @@ typedef struct gsj_config {
     unsigned iters;         /* T >= 1 */
     unsigned seed;          /* initial values */
     gs_algo method;         /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
-    gsj_form form;          /* GSJ_FORM_SYNC or GSJ_FORM_SPLIT (relaunch*: ignored) */
+    gsj_form form;          /* GSJ_FORM_SYNC, _SPLIT or _LOCAL (relaunch*: ignored) */
     unsigned groups;        /* groups (blocks, work-groups, teams) of every launch */
     unsigned group_size;    /* work-items per group */
     unsigned repeats;       /* timed runs after the checked warm-up; 0: the check alone */
@@ -86,7 +97,17 @@ int gsj_method_supported(gs_device *dev, gs_algo method);
 /* Whether the form changes what `method` runs: not for the relaunch baselines. */
 int gsj_method_has_forms(gs_algo method);
 
-/* "sync" or "split"; NULL for a value that is neither. */
+/* Whether `method` runs in `form`: every method in the sync and split forms (the relaunch
+ * baselines ignore the form), GS_ALGO_AUTO alone in the local form. */
+int gsj_method_in_form(gs_algo method, gsj_form form);
+/* The local form's bands for `groups` groups: as many as the groups, at most the
+ * interior's n - 2 rows. */
+unsigned gsj_local_bands(unsigned n, unsigned groups);
+/* The most iterations the local form takes: a band's progress word counts them
+ * (GS_LOCAL_MAX_VALUE of gridsync/local_state.h), and iters x bands tickets stay below
+ * GS_LOCAL_END. */
+#define GSJ_LOCAL_MAX_ITERS GS_LOCAL_MAX_VALUE
+/* "sync", "split" or "local"; NULL for a value that is none of them. */
 const char *gsj_form_name(gsj_form form);
 
 /* The split form's tiles for `groups` groups: gx across, gy down, gx * gy == groups,
@@ -96,15 +117,17 @@ const char *gsj_form_name(gsj_form form);
 void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy);
 
 /* The most groups of `group_size` work-items that the kernel of `method` in `form` can
- * have resident at once on this device (the relaunch baselines: what one launch holds at
- * once). */
+ * have resident at once on this device (the relaunch baselines and the local form: what
+ * one launch holds at once). */
 gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                          unsigned *out);
 
 /* Runs the solver once and compares it with the reference (GS_ERR_CHECK_FAILED and
  * out->mismatches when it differs: no time is then measured), then `repeats` timed
  * runs from the initial grid, each checked again. The first run is the warm-up.
- * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is neither). */
+ * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is none of the three, a
+ * method other than auto in the local form, more than GSJ_LOCAL_MAX_ITERS iterations
+ * there). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
 
 /* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */

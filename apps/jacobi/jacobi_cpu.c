@@ -1,5 +1,6 @@
 /* The app on gridsync's cpu back end: a group is a team of threads, a launch is
- * gs_cpu_launch, time is the host's monotonic clock around the launch(es). */
+ * gs_cpu_launch (the local form: gs_cpu_launch_local), time is the host's monotonic
+ * clock around the launch(es). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,14 @@
 
 #include "backend.h"
 #include "jacobi_step.h"
+#include "jacobi_local.h"
 
 typedef struct cpu_job {
     gs_word *state;
     float *a, *b; /* b receives iteration 0 */
     unsigned n, iters;
     unsigned gx, gy; /* the split form's tiles (gsj_tiling) */
+    unsigned bands;  /* the local form's (gsj_local_bands) */
 } cpu_job;
 
 /* This thread's place among every work-item of the launch (linear numbering). */
@@ -79,6 +82,16 @@ static void (*persistent_of(gs_algo method, int split))(void *)
     return NULL;
 }
 
+/* The local form's kernel: tickets, waits for the neighbour bands, a band, its signal
+ * (jacobi_local.h). */
+static void local_kernel(void *arg)
+{
+    const cpu_job *job = arg;
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(job->state, scratch);
+    gsj_local_run(&L, job->a, job->b, job->n, job->iters, job->bands);
+}
+
 /* The relaunch baseline: a plain launch per iteration, as a user without a barrier
  * writes one on a CPU: a thread per work-item, started, then joined. Not through
  * gs_cpu_launch, which is for kernels that use their barrier (it reports one that never
@@ -114,15 +127,16 @@ static int cpu_supported(gs_device *dev, gs_algo method)
            (persistent_of(method, 0) != NULL && gsj_protocol_runs(dev, method));
 }
 
-static gs_status cpu_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
+static gs_status cpu_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                                 unsigned *out)
 {
-    (void)method, (void)split; /* every kernel is a team of threads: the library's budget */
+    (void)method, (void)form; /* every kernel is a team of threads: the library's budget */
     return gs_device_max_groups(dev, group_size, out);
 }
 
 typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
+    gs_local *L;     /* the local form's */
     float *a, *b;
     thrd_t *threads; /* relaunch: one per work-item */
     plain_item *items;
@@ -140,10 +154,12 @@ static gs_status cpu_open(gsj_session *s)
     m->b = malloc(cells * sizeof *m->b);
     if (m->a == NULL || m->b == NULL)
         return GS_ERR_OUT_OF_MEMORY;
+    if (gsj_runs_local(s->cfg))
+        return gsj_local_open(s, &m->L);
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
-    if (cpu_max_groups(s->dev, s->cfg->method, 0, s->cfg->group_size, &bound) != GS_OK ||
+    if (cpu_max_groups(s->dev, s->cfg->method, GSJ_FORM_SYNC, s->cfg->group_size, &bound) != GS_OK ||
         s->cfg->groups > bound)
         return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS,
                         "%u groups of %u: more threads than the cpu back end runs", s->cfg->groups,
@@ -166,14 +182,22 @@ static gs_status cpu_run(gsj_session *s, double *ns)
     cpu_impl *m = s->impl;
     size_t bytes = (size_t)c->n * c->n * sizeof(float);
     void *state = NULL;
-    gs_status st = m->bar ? gs_barrier_native(m->bar, &state) : GS_OK;
+    gs_status st = m->bar ? gs_barrier_native(m->bar, &state)
+                   : m->L ? gs_local_native(m->L, &state)
+                          : GS_OK;
     if (st != GS_OK)
-        return gsj_fail(s, st, "gs_barrier_native");
+        return gsj_fail(s, st, "the state's native handle");
     memcpy(m->a, s->initial, bytes); /* the edges must be in both */
     memcpy(m->b, s->initial, bytes);
-    cpu_job job = {state, m->a, m->b, c->n, c->iters, 0, 0};
+    cpu_job job = {state, m->a, m->b, c->n, c->iters, 0, 0, gsj_local_bands(c->n, c->groups)};
     gsj_tiling(c->groups, &job.gx, &job.gy);
     double t0 = now_ns();
+    if (m->L) {
+        st = gs_cpu_launch_local(m->L, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
+                                 local_kernel, &job);
+        *ns = now_ns() - t0;
+        return gsj_local_verdict(s, m->L, st);
+    }
     if (c->method == GS_ALGO_RELAUNCH) {
         for (unsigned t = 0; st == GS_OK && t < c->iters; ++t) {
             st = plain_launch(&job, c->groups * c->group_size, m->threads, m->items);
@@ -206,6 +230,8 @@ static void cpu_close(gsj_session *s)
         return;
     if (m->bar)
         gs_barrier_destroy(m->bar);
+    if (m->L)
+        gs_local_destroy(m->L);
     free(m->a);
     free(m->b);
     free(m->threads);

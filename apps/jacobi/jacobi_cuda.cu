@@ -1,5 +1,6 @@
 /* The app on gridsync's CUDA back end, written as a user writes it: the gridsync
- * kernels launch through gs_cuda_launch_timed; the baselines are the app's own CUDA
+ * kernels launch through gs_cuda_launch_timed, the local form's with <<<>>> between
+ * gs_local_prepare and gs_local_collect on the app's stream; the baselines are the app's own CUDA
  * (cudaLaunchCooperativeKernel for cg, a launch per iteration on a stream for
  * relaunch, those launches captured into a graph for relaunch-graph), timed with CUDA
  * events around the launch(es). Built whole-program with --fmad=false (CMakeLists.txt). */
@@ -26,21 +27,30 @@ static const struct {
                   {GS_ALGO_AUTO, gsj_persistent<gsj_auto>, gsj_split<gsj_auto>},
                   {GS_ALGO_CG, gsj_persistent<gsj_cg>, gsj_split<gsj_cg>}};
 
-/* The kernel a method runs in the sync form, or the split form's (the one-iteration
- * kernel for the relaunch baselines, in either). */
-static const void *kernel_of(gs_algo method, int split)
+/* The kernel a method runs in a form (the one-iteration kernel for the relaunch
+ * baselines, in any). */
+static const void *kernel_of(gs_algo method, gsj_form form)
 {
     if (method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH)
         return (const void *)gsj_step;
+    if (form == GSJ_FORM_LOCAL)
+        return method == GS_ALGO_AUTO ? (const void *)gsj_local : NULL;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return split ? (const void *)persistent[i].split : (const void *)persistent[i].kernel;
+            return form == GSJ_FORM_SPLIT ? (const void *)persistent[i].split
+                                          : (const void *)persistent[i].kernel;
     return NULL;
+}
+
+/* The form a configuration's kernel is of. */
+static gsj_form form_of(const gsj_config *c)
+{
+    return gsj_runs_local(c) ? GSJ_FORM_LOCAL : gsj_runs_split(c) ? GSJ_FORM_SPLIT : GSJ_FORM_SYNC;
 }
 
 static int cuda_supported(gs_device *dev, gs_algo method)
 {
-    if (kernel_of(method, 0) == NULL)
+    if (kernel_of(method, GSJ_FORM_SYNC) == NULL)
         return 0;
     return gsj_is_baseline(method) || gsj_protocol_runs(dev, method);
 }
@@ -53,13 +63,16 @@ static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
         "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* The gridsync kernels ask the library (it knows what a protocol's launch adds); the
- * baselines ask the occupancy API themselves, as a user would. */
-static gs_status cuda_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
-                                 unsigned *out)
+/* The gridsync barrier kernels ask the library (it knows what a protocol's launch adds);
+ * the baselines and the local form's kernel (an ordinary launch) ask the occupancy API
+ * themselves, as a user would. */
+static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form,
+                                 unsigned group_size, unsigned *out)
 {
-    const void *k = kernel_of(method, split);
-    if (!gsj_is_baseline(method))
+    const void *k = kernel_of(method, form);
+    if (k == NULL)
+        return GS_ERR_UNSUPPORTED;
+    if (!gsj_is_baseline(method) && form != GSJ_FORM_LOCAL)
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
     int ordinal = 0, per_sm = 0, sms = 0;
     gs_status st = gs_cuda_ordinal(dev, &ordinal);
@@ -78,6 +91,7 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, int split, unsi
 
 struct cuda_impl {
     gs_barrier *bar;
+    gs_local *L; /* the local form's */
     void *state;
     float *a, *b, *initial;
     cudaStream_t stream;
@@ -153,6 +167,12 @@ static gs_status cuda_open(gsj_session *s)
         return capture(s, m);
     if (gsj_is_baseline(c->method))
         return GS_OK;
+    if (gsj_runs_local(c)) {
+        if ((st = gsj_local_open(s, &m->L)) != GS_OK)
+            return st;
+        st = gs_local_native(m->L, &m->state);
+        return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_local_native");
+    }
     if ((st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
     st = gs_cuda_state(m->bar, &m->state);
@@ -184,7 +204,7 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
         gsj_tiling(c->groups, &gx, &gy);
         gs_word *none = NULL;
         void *args[] = {&none, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
-        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, gsj_runs_split(c)), dim3(c->groups),
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, form_of(c)), dim3(c->groups),
                                         dim3(c->group_size), args, 0, m->stream);
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
         e = cudaGraphLaunch(m->exec, m->stream);
@@ -195,6 +215,30 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
         return cuda_fail(s, e, gs_algo_name(c->method));
     e = cudaEventRecord(m->stop, m->stream);
     return e == cudaSuccess ? elapsed(s, m, ns) : cuda_fail(s, e, "cudaEventRecord");
+}
+
+/* The local form: a new epoch on the app's stream, the kernel between two events, then
+ * the state's verdict. */
+static gs_status run_local(gsj_session *s, cuda_impl *m, double *ns)
+{
+    const gsj_config *c = s->cfg;
+    gs_status st = gs_local_prepare(m->L, m->stream);
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_local_prepare");
+    unsigned bands = gsj_local_bands(c->n, c->groups);
+    cudaError_t e = cudaEventRecord(m->start, m->stream);
+    if (e == cudaSuccess) {
+        gsj_local<<<c->groups, c->group_size, 0, m->stream>>>((gs_word *)m->state, m->a, m->b, c->n,
+                                                              c->iters, bands);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaEventRecord(m->stop, m->stream);
+    if (e != cudaSuccess)
+        return cuda_fail(s, e, "the local form's launch");
+    st = elapsed(s, m, ns);
+    gs_status verdict = gsj_local_verdict(s, m->L, gs_local_collect(m->L, m->stream));
+    return verdict != GS_OK ? verdict : st;
 }
 
 static gs_status cuda_run(gsj_session *s, double *ns)
@@ -211,11 +255,13 @@ static gs_status cuda_run(gsj_session *s, double *ns)
         return cuda_fail(s, e, "reloading the initial grid");
     if (gsj_is_baseline(c->method))
         return run_baseline(s, m, ns);
+    if (m->L)
+        return run_local(s, m, ns);
     unsigned n = c->n, iters = c->iters, gx, gy;
     gsj_tiling(c->groups, &gx, &gy);
     void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
     gs_status st =
-        gs_cuda_launch_timed(m->bar, kernel_of(c->method, gsj_runs_split(c)), GS_DIM3_1D(c->groups),
+        gs_cuda_launch_timed(m->bar, kernel_of(c->method, form_of(c)), GS_DIM3_1D(c->groups),
                              GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
@@ -247,6 +293,8 @@ static void cuda_close(gsj_session *s)
         cudaGraphDestroy(m->graph);
     if (m->bar)
         gs_barrier_destroy(m->bar);
+    if (m->L)
+        gs_local_destroy(m->L);
     cudaFree(m->a);
     cudaFree(m->b);
     cudaFree(m->initial);

@@ -9,7 +9,7 @@
  *          -DGSJ_CUBIN=gsj_flip apps/jacobi/jacobi_kernels.cuh -o /dev/null
  * with GSJ_CUBIN one of gsj_<protocol> (central lockfree naive flip tree sharded auto
  * cluster) or gsj_cg: both forms' kernels of that barrier; the one-iteration kernel
- * gsj_step is always in the cubin. */
+ * gsj_step and the local form's gsj_local are always in the cubin. */
 #ifndef GSJ_JACOBI_KERNELS_CUH
 #define GSJ_JACOBI_KERNELS_CUH
 
@@ -18,6 +18,7 @@
 #include "gridsync/cuda.cuh"
 
 #include "jacobi_step.h"
+#include "jacobi_local.h"
 
 /* The block size the persistent kernels are built for: at 8 blocks of 256 per SM
  * (2048 threads) a kernel may hold 32 registers per thread, and the benchmark's
@@ -110,6 +111,16 @@ __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
         if (bar.wait(token) != 0u || t + 1u == iters)
             return; /* a wait gave up (the launch reports it), or done */
     }
+}
+
+/* The local form (jacobi_local.h): no barrier; tickets, each band after the bands next to
+ * it, any grid. Launched the ordinary way, after gs_local_prepare. */
+__global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
+    gsj_local(gs_word *state, float *a, float *b, unsigned n, unsigned iters, unsigned bands)
+{
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    gsj_local_run(&L, a, b, n, iters, bands);
 }
 
 /* The relaunch baselines: one iteration per launch. */

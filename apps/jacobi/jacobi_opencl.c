@@ -1,7 +1,8 @@
 /* The app on gridsync's OpenCL back end: the app's program is gridsync's device source
  * followed by jacobi.cl, built in the device's context with gridsync's options; the
- * persistent kernels launch through gs_opencl_launch, the relaunch baseline enqueues
- * one kernel per iteration on the device's in-order queue. Time comes from profiling
+ * persistent kernels launch through gs_opencl_launch, the local form's is enqueued
+ * between gs_local_prepare and gs_local_collect, the relaunch baseline enqueues one
+ * kernel per iteration on the device's in-order queue. Time comes from profiling
  * events (that queue profiles). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 #include "backend.h"
 
-extern const char gsj_cl_source[]; /* jacobi_step.h + jacobi.cl, embedded at build time */
+extern const char gsj_cl_source[]; /* jacobi_step.h, jacobi_local.h, jacobi.cl: embedded */
 
 /* jacobi.cl's persistent kernels of both forms, from the same protocol list. */
 #define GSJ_CL_ENTRY_X(ID, name, value, text, desc) \
@@ -22,26 +23,35 @@ static const struct {
 } persistent[] = {
     GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto", "gsj_split_auto"}};
 
-static const char *persistent_of(gs_algo method, int split)
+/* The kernel of a method in a form (the relaunch baseline's is not here: two of them). */
+static const char *persistent_of(gs_algo method, gsj_form form)
 {
+    if (form == GSJ_FORM_LOCAL)
+        return method == GS_ALGO_AUTO ? "gsj_local" : NULL;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return split ? persistent[i].split : persistent[i].kernel;
+            return form == GSJ_FORM_SPLIT ? persistent[i].split : persistent[i].kernel;
     return NULL;
+}
+
+/* The form a configuration's kernel is of. */
+static gsj_form form_of(const gsj_config *c)
+{
+    return gsj_runs_local(c) ? GSJ_FORM_LOCAL : gsj_runs_split(c) ? GSJ_FORM_SPLIT : GSJ_FORM_SYNC;
 }
 
 static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GS_ALGO_RELAUNCH)
         return 1;
-    return persistent_of(method, 0) != NULL && gsj_protocol_runs(dev, method);
+    return persistent_of(method, GSJ_FORM_SYNC) != NULL && gsj_protocol_runs(dev, method);
 }
 
-static gs_status cl_max_groups(gs_device *dev, gs_algo method, int split, unsigned group_size,
+static gs_status cl_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                                unsigned *out)
 {
     /* OpenCL knows compute units, not a kernel's occupancy: the library's bound */
-    (void)method, (void)split;
+    (void)method, (void)form;
     return gs_device_max_groups(dev, group_size, out);
 }
 
@@ -53,6 +63,7 @@ typedef struct cl_impl {
     cl_kernel kernel, back; /* persistent, or the step a -> b and the step b -> a */
     cl_mem a, b, initial;
     gs_barrier *bar;
+    gs_local *L; /* the local form's */
 } cl_impl;
 
 static gs_status cl_fail(gsj_session *s, cl_int err, const char *what)
@@ -100,7 +111,7 @@ static cl_int set_args(cl_kernel k, cl_uint count, const size_t *sizes, const vo
 
 /* Arguments that do not change between runs: the relaunch steps alternate buffers by
  * kernel (a -> b, b -> a), the persistent kernel picks them by parity; the split
- * form's also takes its tiles. */
+ * form's also takes its tiles, the local form's its bands. */
 static gs_status kernel_args(gsj_session *s, cl_impl *m)
 {
     cl_uint n = s->cfg->n, iters = s->cfg->iters, gx, gy;
@@ -114,14 +125,15 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
             err = set_args(m->back, 3, sz, ba);
     } else {
         void *state = NULL;
-        gs_status st = gs_barrier_native(m->bar, &state);
+        gs_status st = m->L ? gs_local_native(m->L, &state) : gs_barrier_native(m->bar, &state);
         if (st != GS_OK)
-            return gsj_fail(s, st, "gs_barrier_native");
+            return gsj_fail(s, st, "the state's native handle");
         cl_mem mstate = (cl_mem)state;
+        cl_uint bands = gsj_local_bands(n, s->cfg->groups);
         const size_t sz[7] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
                               sizeof iters,   sizeof gx,      sizeof gy};
-        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, &gx, &gy};
-        err = set_args(m->kernel, gsj_runs_split(s->cfg) ? 7 : 5, sz, v);
+        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx, &gy};
+        err = set_args(m->kernel, gsj_runs_split(s->cfg) ? 7 : m->L ? 6 : 5, sz, v);
     }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
 }
@@ -137,7 +149,9 @@ static gs_status cl_open(gsj_session *s)
     gs_status st = gs_opencl_handles(s->dev, &m->ctx, &m->queue, &m->id);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_opencl_handles");
-    if (s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
+    if (gsj_runs_local(s->cfg) ? (st = gsj_local_open(s, &m->L)) != GS_OK
+                               : s->cfg->method != GS_ALGO_RELAUNCH &&
+                                     (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
     if ((st = build(s, m)) != GS_OK)
         return st;
@@ -145,7 +159,7 @@ static gs_status cl_open(gsj_session *s)
         if ((st = make_kernel(s, m, "gsj_step", &m->kernel)) != GS_OK ||
             (st = make_kernel(s, m, "gsj_step", &m->back)) != GS_OK)
             return st;
-    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method, gsj_runs_split(s->cfg)),
+    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method, form_of(s->cfg)),
                                  &m->kernel)) != GS_OK) {
         return st;
     }
@@ -195,6 +209,25 @@ static gs_status relaunch(gsj_session *s, cl_impl *m, double *ns)
     return st;
 }
 
+/* The local form: prepare (a new epoch), an ordinary launch, the verdict. */
+static gs_status run_local(gsj_session *s, cl_impl *m, double *ns)
+{
+    size_t local = s->cfg->group_size, global = (size_t)s->cfg->groups * local;
+    cl_event ev = NULL;
+    gs_status st = gs_local_prepare(m->L, m->queue);
+    if (st != GS_OK)
+        return gsj_fail(s, st, "gs_local_prepare");
+    cl_int err = clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, &ev);
+    st = gsj_local_verdict(s, m->L, gs_local_collect(m->L, m->queue));
+    if (err != CL_SUCCESS)
+        st = cl_fail(s, err, "clEnqueueNDRangeKernel (local)");
+    if (st == GS_OK)
+        st = span(s, ev, ev, ns);
+    if (ev)
+        clReleaseEvent(ev);
+    return st;
+}
+
 static gs_status cl_run(gsj_session *s, double *ns)
 {
     cl_impl *m = s->impl;
@@ -208,6 +241,8 @@ static gs_status cl_run(gsj_session *s, double *ns)
         return cl_fail(s, err, "clEnqueueCopyBuffer");
     if (s->cfg->method == GS_ALGO_RELAUNCH)
         return relaunch(s, m, ns);
+    if (m->L)
+        return run_local(s, m, ns);
     size_t groups = s->cfg->groups, size = s->cfg->group_size;
     gs_status st = gs_opencl_launch(m->bar, m->kernel, 1, &groups, &size, ns);
     return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_opencl_launch(%zu x %zu)", groups, size);
@@ -242,6 +277,8 @@ static void cl_close(gsj_session *s)
         clReleaseMemObject(m->initial);
     if (m->bar)
         gs_barrier_destroy(m->bar);
+    if (m->L)
+        gs_local_destroy(m->L);
     free(m);
     s->impl = NULL;
 }

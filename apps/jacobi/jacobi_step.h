@@ -237,4 +237,23 @@ GSJ_FN void gsj_inner(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n
              GSJ_TURN < 2u ? GSJ_TURN : 2u);
 }
 
+/* ---- the local form: a band of rows at a time ---------------------------------------
+ *
+ * The interior's n - 2 rows dealt into B bands of whole rows (gsj_part_begin: they
+ * differ by at most a row), band x from row 1 + gsj_part_begin(x, n - 2, B). A band reads
+ * its own rows and the one row next to it in each neighbour band, nothing else: so band
+ * x of iteration t needs bands x - 1, x and x + 1 done with iteration t - 1
+ * (jacobi_local.h). gsj_band computes rows r0 .. r1 - 1 (none where r1 <= r0), dealt
+ * over the group's work-items as gsj_sweep deals the interior. */
+GSJ_FN void gsj_band(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, unsigned r0,
+                     unsigned r1, unsigned first, unsigned stride)
+{
+    unsigned w = n - 2u; /* interior width */
+    /* no rows, no last cell: 0 ends the walk at once (every cell is >= n + 1) */
+    unsigned last = r1 > r0 ? (r1 - 1u) * n + w : 0u;
+    unsigned j = first % w, dj = stride % w;
+    gsj_walk(a, b, n, (r0 + first / w) * n + 1u + j, j, (stride / w) * n + dj, dj, w, last,
+             GSJ_TURN);
+}
+
 #endif

@@ -21,9 +21,24 @@ int gsj_runs_split(const gsj_config *c)
     return c->form == GSJ_FORM_SPLIT && gsj_method_has_forms(c->method);
 }
 
+int gsj_runs_local(const gsj_config *c) { return c->form == GSJ_FORM_LOCAL; }
+
+int gsj_method_in_form(gs_algo method, gsj_form form)
+{
+    return form == GSJ_FORM_LOCAL ? method == GS_ALGO_AUTO : gsj_form_name(form) != NULL;
+}
+
+unsigned gsj_local_bands(unsigned n, unsigned groups)
+{
+    return n < GSJ_MIN_N ? 0u : groups < n - 2u ? groups : n - 2u;
+}
+
 const char *gsj_form_name(gsj_form form)
 {
-    return form == GSJ_FORM_SYNC ? "sync" : form == GSJ_FORM_SPLIT ? "split" : NULL;
+    return form == GSJ_FORM_SYNC    ? "sync"
+           : form == GSJ_FORM_SPLIT ? "split"
+           : form == GSJ_FORM_LOCAL ? "local"
+                                    : NULL;
 }
 
 /* The interior is square: the divisor of `groups` nearest its square root from below. */
@@ -53,6 +68,35 @@ gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
         va_end(ap);
     }
     return status;
+}
+
+gs_status gsj_local_open(gsj_session *s, gs_local **out)
+{
+    gs_local *L = NULL;
+    unsigned bands = gsj_local_bands(s->cfg->n, s->cfg->groups);
+    gs_status st = gs_local_create(s->dev, bands, &L);
+    if (st == GS_OK && s->cfg->timeout_ms)
+        st = gs_local_set_timeout(L, s->cfg->timeout_ms);
+    if (st == GS_OK)
+        st = gs_local_get_words(L, NULL, &s->result->state_bytes);
+    if (st != GS_OK) {
+        if (L)
+            gs_local_destroy(L);
+        return gsj_fail(s, st, "gs_local_create(%u words)", bands);
+    }
+    *out = L;
+    return GS_OK;
+}
+
+gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)
+{
+    gs_local_abort ab;
+    if (st == GS_ERR_TIMEOUT && gs_local_abort_info(L, &ab) == GS_OK)
+        return gsj_fail(s, st, "local: group %u waited for band %u to reach iteration %u; it held %u",
+                        ab.group, ab.word, ab.awaited, ab.seen);
+    return st == GS_OK ? GS_OK
+                       : gsj_fail(s, st, "local launch of %u groups: %s", s->cfg->groups,
+                                  gs_status_string(st));
 }
 
 gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out)
@@ -106,7 +150,9 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
         return GS_ERR_INVALID_ARGUMENT;
     if (be == NULL || !be->supported(dev, method))
         return GS_ERR_UNSUPPORTED;
-    return be->max_groups(dev, method, form == GSJ_FORM_SPLIT && gsj_method_has_forms(method),
+    if (!gsj_method_in_form(method, form))
+        return GS_ERR_INVALID_ARGUMENT;
+    return be->max_groups(dev, method, gsj_method_has_forms(method) ? form : GSJ_FORM_SYNC,
                           group_size, out);
 }
 
@@ -136,8 +182,14 @@ static gs_status run_checked(const gsj_backend *be, gsj_session *s, const float 
 
 static int config_ok(const gsj_config *c)
 {
-    return c->n >= GSJ_MIN_N && c->n <= GSJ_MAX_N && c->iters > 0 && c->groups > 0 &&
-           c->group_size > 0 && c->repeats <= 100000u && gsj_form_name(c->form) != NULL;
+    if (!(c->n >= GSJ_MIN_N && c->n <= GSJ_MAX_N && c->iters > 0 && c->groups > 0 &&
+          c->group_size > 0 && c->repeats <= 100000u && gsj_method_in_form(c->method, c->form)))
+        return 0;
+    /* the local form's progress words count iterations, and its tickets stay below the
+     * end marker */
+    return c->form != GSJ_FORM_LOCAL ||
+           (c->iters <= GSJ_LOCAL_MAX_ITERS &&
+            (uint64_t)c->iters * gsj_local_bands(c->n, c->groups) < GS_LOCAL_END);
 }
 
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)

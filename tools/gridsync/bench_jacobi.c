@@ -6,7 +6,9 @@
  * in a CUDA graph). Each persistent method runs in both forms (--form, jacobi.h): sync, a
  * barrier between iterations, and split, a tile per group whose inner cells hide the
  * barrier (cg: the same tiles with grid.sync(), to tell the tiling's effect from the
- * overlap's); the relaunch baselines have no form and run once. Every configuration's
+ * overlap's); the relaunch baselines have no form and run once. The local form (bands
+ * that wait only for their neighbours, gridsync's local synchronization) has no barrier
+ * and runs as `auto` alone; its ratios are to the sync form's cg. Every configuration's
  * result is first compared with a sequential reference (exactly); one that differs is
  * FAIL and not timed.
  *
@@ -142,7 +144,8 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
     for (unsigned gi = 0; gi < n_g; ++gi)
         for (unsigned m = 0; m < n_ms; ++m) {
             unsigned groups = gl[gi], bound = 0;
-            if (!first_form && !gsj_method_has_forms(ms[m]))
+            if ((!first_form && !gsj_method_has_forms(ms[m])) ||
+                (gsj_method_has_forms(ms[m]) && !gsj_method_in_form(ms[m], form)))
                 continue;
             /* Default grids stop at the method's own bound (and are run once each). */
             if (!o->n_groups && gsj_max_groups(dev, ms[m], form, block, &bound) == GS_OK && bound &&
@@ -183,9 +186,11 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
     static const struct {
         unsigned bit;
         gsj_form form;
-    } forms[] = {{CLI_FORM_SYNC, GSJ_FORM_SYNC}, {CLI_FORM_SPLIT, GSJ_FORM_SPLIT}};
+    } forms[] = {{CLI_FORM_SYNC, GSJ_FORM_SYNC},
+                 {CLI_FORM_SPLIT, GSJ_FORM_SPLIT},
+                 {CLI_FORM_LOCAL, GSJ_FORM_LOCAL}};
     int rc = 0, first_form = 1;
-    for (unsigned f = 0; f < 2 && rc != 2; ++f) {
+    for (unsigned f = 0; f < sizeof forms / sizeof *forms && rc != 2; ++f) {
         if (o->forms && !(o->forms & forms[f].bit))
             continue;
         rc = run_form(dev, o, t, z, ms, n_ms, block, forms[f].form, first_form, reference);

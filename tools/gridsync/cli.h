@@ -83,7 +83,7 @@ typedef struct cli_options {
      * gs_algo_supported does not list it) where flip and tree run */
     int takes_auto;
     unsigned appendix; /* bench thesis --appendix: CLI_APPENDIX_* bits; 0 = all three */
-    unsigned forms;    /* bench jacobi --form: CLI_FORM_* bits; 0 = both */
+    unsigned forms;    /* bench jacobi --form: CLI_FORM_* bits; 0 = all */
     /* Set by bench thesis for the experiments it runs through bench_groups, bench_iters
      * and bench_memory: */
     const char *experiment; /* the rows' experiment name; NULL: the experiment's own */
@@ -97,6 +97,7 @@ typedef struct cli_options {
 
 #define CLI_FORM_SYNC 1u  /* bench jacobi: a barrier between iterations */
 #define CLI_FORM_SPLIT 2u /* bench jacobi: tiles, the barrier split around their inner cells */
+#define CLI_FORM_LOCAL 4u /* bench jacobi: bands waiting for their neighbours, no barrier */
 
 /* One measured configuration: a row of every table. */
 typedef struct bench_row {
@@ -120,7 +121,7 @@ typedef struct bench_row {
     char variant[16];
     unsigned tile;
     double gcups, x_relaunch, x_global;
-    /* bench jacobi: "sync" or "split"; NULL elsewhere, and for a method that has no
+    /* bench jacobi: "sync", "split" or "local"; NULL elsewhere, and for a method that has no
      * forms (relaunch), whose rows are then the base of every form's */
     const char *form;
 } bench_row;

@@ -59,10 +59,12 @@ static const cli_command experiments[] = {
      bench_split_summary, 0, 0},
 #ifdef GRIDSYNC_CLI_JACOBI /* the CLIs of the weakened libraries are built without the app */
     {"jacobi", "[options]",
-     "apps/jacobi, a 5-point Jacobi solver, with every method at every grid, in both forms\n"
-     "(--form): sync, a barrier between iterations, and split, a tile per group whose\n"
-     "inner cells hide the barrier (cg: its barrier_arrive / barrier_wait); each result must\n"
-     "equal the host's bit for bit before it is timed.",
+     "apps/jacobi, a 5-point Jacobi solver, with every method at every grid, in each form\n"
+     "(--form): sync, a barrier between iterations; split, a tile per group whose inner\n"
+     "cells hide the barrier (cg: its barrier_arrive / barrier_wait); local, bands of rows\n"
+     "that wait only for their neighbour bands (gridsync's local synchronization, no\n"
+     "barrier: method auto alone, compared with the sync form's baselines); each result\n"
+     "must equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_FORM, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1, 0},
     {"sor", "[options]",

@@ -180,12 +180,13 @@ static int take_appendix(const char *tok, void *ctx)
     return 0;
 }
 
-/* bench jacobi --form: sync, split, each at most once. */
+/* bench jacobi --form: sync, split, local, each at most once. */
 static int take_form(const char *tok, void *ctx)
 {
     unsigned *bits = ctx;
     unsigned bit = strcmp(tok, "sync") == 0    ? CLI_FORM_SYNC
                    : strcmp(tok, "split") == 0 ? CLI_FORM_SPLIT
+                   : strcmp(tok, "local") == 0 ? CLI_FORM_LOCAL
                                                : 0u;
     if (bit == 0u || (*bits & bit))
         return -1;

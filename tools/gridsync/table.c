@@ -30,6 +30,16 @@ int table_same_form(const bench_row *a, const bench_row *b)
     return a->form == b->form || (a->form && b->form && strcmp(a->form, b->form) == 0);
 }
 
+/* Whether base row b is the base of row r's form: of the same form, or of none
+ * (relaunch), or the sync form's for the local form, which has no baselines of its own
+ * (bench jacobi: cg, the vendor's barrier, is measured in the user's sync kernel). */
+static int base_of_form(const bench_row *b, const bench_row *r)
+{
+    if (b->form == NULL || r->form == NULL || table_same_form(b, r))
+        return 1;
+    return strcmp(r->form, "local") == 0 && strcmp(b->form, "sync") == 0;
+}
+
 /* The same configuration's time with another method, if it passed. A best row's
  * configuration has no group count: it is compared with the base's best row. Of one
  * form: a row without one (relaunch, in bench jacobi) is compared with, and is the base
@@ -44,7 +54,7 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
             b->any_grid == r->any_grid && b->iters == r->iters && b->compute == r->compute &&
             b->n == r->n && strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
             r->status == GS_OK && b->total_ms > 0 &&
-            (b->form == NULL || r->form == NULL || table_same_form(b, r)))
+            base_of_form(b, r))
             return r->total_ms / b->total_ms;
     }
     return 0;

@@ -149,8 +149,10 @@ void table_print_tail(const bench_table *t, FILE *f)
     if (t->forms)
         fprintf(f, "  form (jacobi): sync, a barrier between iterations; split, a tile per group, "
                    "the barrier\n  split around its inner cells (cg: grid.barrier_arrive / "
-                   "barrier_wait); the\n  ratios compare rows of one form; - : relaunch, which has "
-                   "no form (every form's base).\n");
+                   "barrier_wait); local, bands that wait\n  for their neighbour bands only "
+                   "(no barrier: auto alone); the ratios compare rows of one form\n  (local: "
+                   "with the sync form's cg); - : relaunch, which has no form (every form's "
+                   "base).\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
