@@ -47,8 +47,9 @@ int gsj_is_baseline(gs_algo method);
  * GSJ_FORM_SPLIT; the relaunch baselines ignore the form). */
 int gsj_runs_split(const gsj_config *c);
 
-/* Whether the configuration runs the local form's kernel. */
+/* Whether the configuration runs the local form's kernel, the resident form's. */
 int gsj_runs_local(const gsj_config *c);
+int gsj_runs_resident(const gsj_config *c);
 /* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
  * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
  * made at gs_barrier_create). */

@@ -10,7 +10,7 @@
  *   GS_ALGO_RELAUNCH_GRAPH  CUDA: those launches captured once into a CUDA graph,
  *                        instantiated outside the timed span, then replayed
  *
- * each in one of three forms (gsj_config.form):
+ * each in one of four forms (gsj_config.form):
  *
  *   GSJ_FORM_SYNC    cells dealt round-robin over every work-item of the grid; each
  *                    iteration ends with the barrier (gs_sync_<p>, grid.sync(), a launch)
@@ -32,6 +32,14 @@
  *                    pick; the CLI calls it `local`); the kernel is launched the
  *                    ordinary way (CUDA <<<>>>, clEnqueueNDRangeKernel,
  *                    gs_cpu_launch_local).
+ *   GSJ_FORM_RESIDENT  the split form's tiles, each kept in group memory (CUDA shared
+ *                    memory, OpenCL local memory; on the cpu a buffer per team) for the
+ *                    whole run: an iteration computes the tile there, publishes its
+ *                    perimeter to global memory, passes the barrier, and reads the halo
+ *                    cells next to other tiles back (jacobi_resident.h proves it
+ *                    race-free). What a persistent kernel keeps that a relaunch loses;
+ *                    cg runs the same kernel with grid.sync(). A tile (twice, with its
+ *                    halo: gsj_resident_bytes) must fit a group's memory.
  *
  * The problem: an n x n float grid; the edges keep their initial values; each interior
  * cell becomes 0.25f * ((left + right) + (up + down)) of the previous grid; T such
@@ -57,7 +65,8 @@ extern "C" {
 typedef enum gsj_form {
     GSJ_FORM_SYNC = 0, /* a barrier between iterations (a zeroed config's) */
     GSJ_FORM_SPLIT = 1, /* tiles, the barrier split around their inner cells */
-    GSJ_FORM_LOCAL = 2  /* bands, each waiting for its neighbours only (auto only) */
+    GSJ_FORM_LOCAL = 2, /* bands, each waiting for its neighbours only (auto only) */
+    GSJ_FORM_RESIDENT = 3 /* tiles kept in group memory, halos through global memory */
 } gsj_form;
 
 typedef struct gsj_config {
@@ -65,7 +74,7 @@ typedef struct gsj_config {
     unsigned iters;         /* T >= 1 */
     unsigned seed;          /* initial values */
     gs_algo method;         /* a protocol, GS_ALGO_AUTO, CG, RELAUNCH or RELAUNCH_GRAPH */
-    gsj_form form;          /* GSJ_FORM_SYNC, _SPLIT or _LOCAL (relaunch*: ignored) */
+    gsj_form form;          /* GSJ_FORM_SYNC, _SPLIT, _LOCAL, _RESIDENT (relaunch*: ignored) */
     unsigned groups;        /* groups (blocks, work-groups, teams) of every launch */
     unsigned group_size;    /* work-items per group */
     unsigned repeats;       /* timed runs after the checked warm-up; 0: the check alone */
@@ -97,8 +106,8 @@ int gsj_method_supported(gs_device *dev, gs_algo method);
 /* Whether the form changes what `method` runs: not for the relaunch baselines. */
 int gsj_method_has_forms(gs_algo method);
 
-/* Whether `method` runs in `form`: every method in the sync and split forms (the relaunch
- * baselines ignore the form), GS_ALGO_AUTO alone in the local form. */
+/* Whether `method` runs in `form`: every method in the sync, split and resident forms
+ * (the relaunch baselines ignore the form), GS_ALGO_AUTO alone in the local form. */
 int gsj_method_in_form(gs_algo method, gsj_form form);
 /* The local form's bands for `groups` groups: as many as the groups, at most the
  * interior's n - 2 rows. */
@@ -107,7 +116,10 @@ unsigned gsj_local_bands(unsigned n, unsigned groups);
  * (GS_LOCAL_MAX_VALUE of gridsync/local_state.h), and iters x bands tickets stay below
  * GS_LOCAL_END. */
 #define GSJ_LOCAL_MAX_ITERS GS_LOCAL_MAX_VALUE
-/* "sync", "split" or "local"; NULL for a value that is none of them. */
+/* The bytes of group memory the resident form's kernel takes for an n x n grid on
+ * `groups` groups: the largest tile of gsj_tiling, twice, with its halo ring. */
+size_t gsj_resident_bytes(unsigned n, unsigned groups);
+/* "sync", "split", "local" or "resident"; NULL for a value that is none of them. */
 const char *gsj_form_name(gsj_form form);
 
 /* The split form's tiles for `groups` groups: gx across, gy down, gx * gy == groups,
@@ -125,7 +137,7 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
 /* Runs the solver once and compares it with the reference (GS_ERR_CHECK_FAILED and
  * out->mismatches when it differs: no time is then measured), then `repeats` timed
  * runs from the initial grid, each checked again. The first run is the warm-up.
- * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is none of the three, a
+ * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is none of the four, a
  * method other than auto in the local form, more than GSJ_LOCAL_MAX_ITERS iterations
  * there). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);

@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "jacobi_step.h"
 #include "jacobi_local.h"
+#include "jacobi_resident.h"
 
 typedef struct cpu_job {
     gs_word *state;
@@ -20,6 +21,8 @@ typedef struct cpu_job {
     unsigned n, iters;
     unsigned gx, gy; /* the split form's tiles (gsj_tiling) */
     unsigned bands;  /* the local form's (gsj_local_bands) */
+    float *group_memory; /* the resident form's: `floats` for each group in turn */
+    size_t floats;
 } cpu_job;
 
 /* This thread's place among every work-item of the launch (linear numbering). */
@@ -58,27 +61,59 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
                 return; /* a wait gave up (the launch reports it), or done */       \
         }                                                                           \
     }
+/* The resident form's kernel of protocol p (jacobi_resident.h): the team's tile in its
+ * share of the job's group memory for the whole run. */
+#define GSJ_CPU_RESIDENT(p)                                                                  \
+    static void resident_##p(void *arg)                                                      \
+    {                                                                                        \
+        const cpu_job *job = arg;                                                            \
+        gs_grid g = gs_grid_begin_##p(job->state);                                           \
+        gsj_tile t = gsj_tile_of(job->n, job->gx, job->gy, gs_group_id());                   \
+        float *s = job->group_memory + job->floats * gs_group_id();                          \
+        float *d = s + (t.rows + 2u) * (t.cols + 2u);                                        \
+        unsigned me = gs_local_id(), all = gs_local_size();                                  \
+        gsj_resident_load(job->a, job->n, t, s, d, me, all);                                    \
+        gs_group_barrier();                                                                  \
+        for (unsigned k = 0;; ++k) {                                                         \
+            float *out = k % 2u ? job->a : job->b;                                           \
+            gsj_resident_cells(s, d, t, me, all);                                            \
+            gs_group_barrier();                                                              \
+            gsj_resident_out(d, out, job->n, t, k + 1u == job->iters, me, all);              \
+            if (k + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
+                return; /* done, or a wait gave up: the launch reports it */                 \
+            gsj_resident_halo(out, d, job->n, t, me, all);                                   \
+            gs_group_barrier();                                                              \
+            float *x = s;                                                                    \
+            s = d;                                                                           \
+            d = x;                                                                           \
+        }                                                                                    \
+    }
 /* One of each per protocol of gridsync's list (gridsync/protocols.h), and auto. */
 #define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) \
     GSJ_CPU_PERSISTENT(name)                              \
-    GSJ_CPU_SPLIT(name)
+    GSJ_CPU_SPLIT(name)                                   \
+    GSJ_CPU_RESIDENT(name)
 GS_PROTOCOLS_SHARED(GSJ_CPU_PERSISTENT_X)
 GSJ_CPU_PERSISTENT(auto)
 GSJ_CPU_SPLIT(auto)
+GSJ_CPU_RESIDENT(auto)
 
 #define GSJ_CPU_ENTRY_X(ID, name, value, text, desc) \
-    {GS_ALGO_##ID, persistent_##name, split_##name},
+    {GS_ALGO_##ID, persistent_##name, split_##name, resident_##name},
 static const struct {
     gs_algo algo;
-    void (*kernel)(void *), (*split)(void *);
-} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto, split_auto}};
+    void (*kernel)(void *), (*split)(void *), (*resident)(void *);
+} persistent[] = {
+    GS_PROTOCOLS_SHARED(GSJ_CPU_ENTRY_X){GS_ALGO_AUTO, persistent_auto, split_auto, resident_auto}};
 
-/* Method's persistent kernel of the sync form, or of the split form. */
-static void (*persistent_of(gs_algo method, int split))(void *)
+/* Method's persistent kernel of a form (sync, split or resident). */
+static void (*persistent_of(gs_algo method, gsj_form form))(void *)
 {
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return split ? persistent[i].split : persistent[i].kernel;
+            return form == GSJ_FORM_SPLIT      ? persistent[i].split
+                   : form == GSJ_FORM_RESIDENT ? persistent[i].resident
+                                               : persistent[i].kernel;
     return NULL;
 }
 
@@ -124,7 +159,7 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *thread
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
     return method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method, 0) != NULL && gsj_protocol_runs(dev, method));
+           (persistent_of(method, GSJ_FORM_SYNC) != NULL && gsj_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
@@ -138,7 +173,8 @@ typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
     gs_local *L;     /* the local form's */
     float *a, *b;
-    thrd_t *threads; /* relaunch: one per work-item */
+    float *group_memory; /* the resident form's, every team's */
+    thrd_t *threads;     /* relaunch: one per work-item */
     plain_item *items;
 } cpu_impl;
 
@@ -156,6 +192,10 @@ static gs_status cpu_open(gsj_session *s)
         return GS_ERR_OUT_OF_MEMORY;
     if (gsj_runs_local(s->cfg))
         return gsj_local_open(s, &m->L);
+    if (gsj_runs_resident(s->cfg) &&
+        (m->group_memory = malloc(gsj_resident_bytes(s->cfg->n, s->cfg->groups) *
+                                  s->cfg->groups)) == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
@@ -189,7 +229,16 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         return gsj_fail(s, st, "the state's native handle");
     memcpy(m->a, s->initial, bytes); /* the edges must be in both */
     memcpy(m->b, s->initial, bytes);
-    cpu_job job = {state, m->a, m->b, c->n, c->iters, 0, 0, gsj_local_bands(c->n, c->groups)};
+    cpu_job job = {state,
+                   m->a,
+                   m->b,
+                   c->n,
+                   c->iters,
+                   0,
+                   0,
+                   gsj_local_bands(c->n, c->groups),
+                   m->group_memory,
+                   gsj_resident_bytes(c->n, c->groups) / sizeof(float)};
     gsj_tiling(c->groups, &job.gx, &job.gy);
     double t0 = now_ns();
     if (m->L) {
@@ -209,7 +258,10 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
     }
     st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
-                       persistent_of(c->method, gsj_runs_split(c)), &job);
+                       persistent_of(c->method, gsj_runs_split(c)      ? GSJ_FORM_SPLIT
+                                                : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
+                                                                       : GSJ_FORM_SYNC),
+                       &job);
     *ns = now_ns() - t0;
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);
@@ -234,6 +286,7 @@ static void cpu_close(gsj_session *s)
         gs_local_destroy(m->L);
     free(m->a);
     free(m->b);
+    free(m->group_memory);
     free(m->threads);
     free(m->items);
     free(m);

@@ -16,16 +16,15 @@
 typedef void (*persistent_fn)(gs_word *, float *, float *, unsigned, unsigned);
 typedef void (*split_fn)(gs_word *, float *, float *, unsigned, unsigned, unsigned, unsigned);
 
-#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) \
-    {GS_ALGO_##ID, gsj_persistent<gsj_##name>, gsj_split<gsj_##name>},
+#define GSJ_CUDA_ENTRY(name, algo) \
+    {algo, gsj_persistent<gsj_##name>, gsj_split<gsj_##name>, gsj_resident<gsj_##name>},
+#define GSJ_CUDA_ENTRY_X(ID, name, value, text, desc) GSJ_CUDA_ENTRY(name, GS_ALGO_##ID)
 static const struct {
     gs_algo algo;
     persistent_fn kernel;
-    split_fn split;
-} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X){
-                      GS_ALGO_CLUSTER, gsj_persistent<gsj_cluster>, gsj_split<gsj_cluster>},
-                  {GS_ALGO_AUTO, gsj_persistent<gsj_auto>, gsj_split<gsj_auto>},
-                  {GS_ALGO_CG, gsj_persistent<gsj_cg>, gsj_split<gsj_cg>}};
+    split_fn split, resident;
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CUDA_ENTRY_X) GSJ_CUDA_ENTRY(cluster, GS_ALGO_CLUSTER)
+                      GSJ_CUDA_ENTRY(auto, GS_ALGO_AUTO) GSJ_CUDA_ENTRY(cg, GS_ALGO_CG)};
 
 /* The kernel a method runs in a form (the one-iteration kernel for the relaunch
  * baselines, in any). */
@@ -37,15 +36,25 @@ static const void *kernel_of(gs_algo method, gsj_form form)
         return method == GS_ALGO_AUTO ? (const void *)gsj_local : NULL;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return form == GSJ_FORM_SPLIT ? (const void *)persistent[i].split
-                                          : (const void *)persistent[i].kernel;
+            return form == GSJ_FORM_SPLIT      ? (const void *)persistent[i].split
+                   : form == GSJ_FORM_RESIDENT ? (const void *)persistent[i].resident
+                                               : (const void *)persistent[i].kernel;
     return NULL;
 }
 
 /* The form a configuration's kernel is of. */
 static gsj_form form_of(const gsj_config *c)
 {
-    return gsj_runs_local(c) ? GSJ_FORM_LOCAL : gsj_runs_split(c) ? GSJ_FORM_SPLIT : GSJ_FORM_SYNC;
+    return gsj_runs_local(c)      ? GSJ_FORM_LOCAL
+           : gsj_runs_split(c)    ? GSJ_FORM_SPLIT
+           : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
+                                  : GSJ_FORM_SYNC;
+}
+
+/* The dynamic shared memory a configuration's kernel takes (the resident form's tiles). */
+static size_t shared_of(const gsj_config *c)
+{
+    return gsj_runs_resident(c) ? gsj_resident_bytes(c->n, c->groups) : 0u;
 }
 
 static int cuda_supported(gs_device *dev, gs_algo method)
@@ -163,6 +172,13 @@ static gs_status cuda_open(gsj_session *s)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
         return cuda_fail(s, e, "allocating the grids");
+    if (shared_of(c) > 48u * 1024u) { /* above the default, a kernel must ask for it */
+        e = cudaFuncSetAttribute(kernel_of(c->method, form_of(c)),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_of(c));
+        if (e != cudaSuccess) /* more than a block may have: the tiles do not fit */
+            return gsj_fail(s, (cudaGetLastError(), GS_ERR_UNSUPPORTED),
+                            "resident tiles of %zu bytes: %s", shared_of(c), cudaGetErrorString(e));
+    }
     if (c->method == GS_ALGO_RELAUNCH_GRAPH)
         return capture(s, m);
     if (gsj_is_baseline(c->method))
@@ -205,7 +221,7 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
         gs_word *none = NULL;
         void *args[] = {&none, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
         e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, form_of(c)), dim3(c->groups),
-                                        dim3(c->group_size), args, 0, m->stream);
+                                        dim3(c->group_size), args, shared_of(c), m->stream);
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
         e = cudaGraphLaunch(m->exec, m->stream);
     } else {
@@ -262,7 +278,7 @@ static gs_status cuda_run(gsj_session *s, double *ns)
     void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
     gs_status st =
         gs_cuda_launch_timed(m->bar, kernel_of(c->method, form_of(c)), GS_DIM3_1D(c->groups),
-                             GS_DIM3_1D(c->group_size), 0, args, m->stream, ns);
+                             GS_DIM3_1D(c->group_size), shared_of(c), args, m->stream, ns);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }

@@ -19,6 +19,7 @@
 
 #include "jacobi_step.h"
 #include "jacobi_local.h"
+#include "jacobi_resident.h"
 
 /* The block size the persistent kernels are built for: at 8 blocks of 256 per SM
  * (2048 threads) a kernel may hold 32 registers per thread, and the benchmark's
@@ -113,6 +114,34 @@ __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
     }
 }
 
+/* The resident form (jacobi_resident.h): the group's tile in dynamic shared memory for
+ * the whole run (gsj_resident_bytes of it), its perimeter published and its halo read
+ * back around each barrier; after the last iteration the tile goes to the grid whole. */
+template <class Barrier>
+__global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
+    gsj_resident(gs_word *state, float *a, float *b, unsigned n, unsigned iters, unsigned gx,
+                 unsigned gy)
+{
+    extern __shared__ float gsj_group_memory[];
+    Barrier bar(state);
+    gsj_tile t = gsj_tile_of(n, gx, gy, blockIdx.x);
+    float *s = gsj_group_memory, *d = s + (t.rows + 2u) * (t.cols + 2u);
+    gsj_resident_load(a, n, t, s, d, threadIdx.x, blockDim.x);
+    __syncthreads();
+    for (unsigned k = 0;; ++k) {
+        gsj_resident_cells(s, d, t, threadIdx.x, blockDim.x);
+        __syncthreads();
+        gsj_resident_out(d, k % 2u ? a : b, n, t, k + 1u == iters, threadIdx.x, blockDim.x);
+        if (k + 1u == iters || bar.sync() != 0u)
+            return; /* done, or a wait gave up: the launch reports it */
+        gsj_resident_halo(k % 2u ? a : b, d, n, t, threadIdx.x, blockDim.x);
+        __syncthreads();
+        float *x = s;
+        s = d;
+        d = x;
+    }
+}
+
 /* The local form (jacobi_local.h): no barrier; tickets, each band after the bands next to
  * it, any grid. Launched the ordinary way, after gs_local_prepare. */
 __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
@@ -133,6 +162,8 @@ __global__ void gsj_step(const float *a, float *b, unsigned n)
 template __global__ void gsj_persistent<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned);
 template __global__ void gsj_split<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned,
                                               unsigned, unsigned);
+template __global__ void gsj_resident<GSJ_CUBIN>(gs_word *, float *, float *, unsigned, unsigned,
+                                                 unsigned, unsigned);
 #endif
 
 #endif

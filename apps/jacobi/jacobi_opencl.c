@@ -14,14 +14,14 @@
 
 extern const char gsj_cl_source[]; /* jacobi_step.h, jacobi_local.h, jacobi.cl: embedded */
 
-/* jacobi.cl's persistent kernels of both forms, from the same protocol list. */
-#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) \
-    {GS_ALGO_##ID, "gsj_persistent_" #name, "gsj_split_" #name},
+/* jacobi.cl's persistent kernels of the barrier forms, from the same protocol list. */
+#define GSJ_CL_ENTRY(name, algo) \
+    {algo, "gsj_persistent_" #name, "gsj_split_" #name, "gsj_resident_" #name},
+#define GSJ_CL_ENTRY_X(ID, name, value, text, desc) GSJ_CL_ENTRY(name, GS_ALGO_##ID)
 static const struct {
     gs_algo algo;
-    const char *kernel, *split;
-} persistent[] = {
-    GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X){GS_ALGO_AUTO, "gsj_persistent_auto", "gsj_split_auto"}};
+    const char *kernel, *split, *resident;
+} persistent[] = {GS_PROTOCOLS_SHARED(GSJ_CL_ENTRY_X) GSJ_CL_ENTRY(auto, GS_ALGO_AUTO)};
 
 /* The kernel of a method in a form (the relaunch baseline's is not here: two of them). */
 static const char *persistent_of(gs_algo method, gsj_form form)
@@ -30,14 +30,19 @@ static const char *persistent_of(gs_algo method, gsj_form form)
         return method == GS_ALGO_AUTO ? "gsj_local" : NULL;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
-            return form == GSJ_FORM_SPLIT ? persistent[i].split : persistent[i].kernel;
+            return form == GSJ_FORM_SPLIT      ? persistent[i].split
+                   : form == GSJ_FORM_RESIDENT ? persistent[i].resident
+                                               : persistent[i].kernel;
     return NULL;
 }
 
 /* The form a configuration's kernel is of. */
 static gsj_form form_of(const gsj_config *c)
 {
-    return gsj_runs_local(c) ? GSJ_FORM_LOCAL : gsj_runs_split(c) ? GSJ_FORM_SPLIT : GSJ_FORM_SYNC;
+    return gsj_runs_local(c)      ? GSJ_FORM_LOCAL
+           : gsj_runs_split(c)    ? GSJ_FORM_SPLIT
+           : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
+                                  : GSJ_FORM_SYNC;
 }
 
 static int cl_supported(gs_device *dev, gs_algo method)
@@ -111,7 +116,8 @@ static cl_int set_args(cl_kernel k, cl_uint count, const size_t *sizes, const vo
 
 /* Arguments that do not change between runs: the relaunch steps alternate buffers by
  * kernel (a -> b, b -> a), the persistent kernel picks them by parity; the split
- * form's also takes its tiles, the local form's its bands. */
+ * form's also takes its tiles, the local form's its bands, the resident form's its tiles
+ * and its local memory. */
 static gs_status kernel_args(gsj_session *s, cl_impl *m)
 {
     cl_uint n = s->cfg->n, iters = s->cfg->iters, gx, gy;
@@ -133,7 +139,10 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
         const size_t sz[7] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
                               sizeof iters,   sizeof gx,      sizeof gy};
         const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx, &gy};
-        err = set_args(m->kernel, gsj_runs_split(s->cfg) ? 7 : m->L ? 6 : 5, sz, v);
+        err = set_args(m->kernel, gsj_runs_split(s->cfg) || gsj_runs_resident(s->cfg) ? 7 : m->L ? 6 : 5,
+                       sz, v);
+        if (err == CL_SUCCESS && gsj_runs_resident(s->cfg))
+            err = clSetKernelArg(m->kernel, 7, gsj_resident_bytes(n, s->cfg->groups), NULL);
     }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
 }
@@ -153,6 +162,13 @@ static gs_status cl_open(gsj_session *s)
                                : s->cfg->method != GS_ALGO_RELAUNCH &&
                                      (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
+    cl_ulong local_bytes = 0;
+    if (gsj_runs_resident(s->cfg) &&
+        (clGetDeviceInfo(m->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL) !=
+             CL_SUCCESS ||
+         gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
+        return gsj_fail(s, GS_ERR_UNSUPPORTED, "resident tiles of %zu bytes: the device's local memory has %llu",
+                        gsj_resident_bytes(s->cfg->n, s->cfg->groups), (unsigned long long)local_bytes);
     if ((st = build(s, m)) != GS_OK)
         return st;
     if (s->cfg->method == GS_ALGO_RELAUNCH) {

@@ -191,30 +191,41 @@ GSJ_FN void gsj_update(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned 
     b[c] = GSJ_CELL(a, c, n);
 }
 
-/* The tile's perimeter, work-item `first` of `stride` of the group taking every
- * stride-th cell: the top row's cells, the bottom row's, then the left column's and the
- * right column's between them. No division: each piece is one row or one column.
- * GSJ_WEAKEN_SPLIT (the test's weakened build, tests/CMakeLists.txt) leaves the
- * perimeter to gsj_inner, after the arrival that publishes it: a real race. */
+/* The tile's perimeter cells, the only ones another group reads: the top row's cells,
+ * the bottom row's, then the left column's and the right column's between them. Their
+ * number, and where cell p of them lies in the tile (row i, column j from its corner):
+ * no division, each piece is one row or one column. */
+GSJ_FN unsigned gsj_perimeter_cells(gsj_tile t)
+{
+    return (t.top + t.bottom) * t.cols + (t.left + t.right) * (t.rows - t.top - t.bottom);
+}
+GSJ_FN void gsj_perimeter_at(gsj_tile t, unsigned p, unsigned *i, unsigned *j)
+{
+    unsigned mid = t.rows - t.top - t.bottom; /* rows between the top and bottom rows */
+    unsigned across = (t.top + t.bottom) * t.cols, tops = t.top * t.cols, lefts = t.left * mid;
+    if (p < across) {
+        *i = p < tops ? 0u : t.rows - 1u;
+        *j = p < tops ? p : p - tops;
+    } else {
+        unsigned q = p - across;
+        *i = t.top + (q < lefts ? q : q - lefts);
+        *j = q < lefts ? 0u : t.cols - 1u;
+    }
+}
+
+/* The tile's perimeter from a into b, work-item `first` of `stride` of the group taking
+ * every stride-th cell. GSJ_WEAKEN_SPLIT (the test's weakened build, tests/CMakeLists.txt)
+ * leaves the perimeter to gsj_inner, after the arrival that publishes it: a real race. */
 GSJ_FN void gsj_perimeter(const GSJ_GLOBAL float *a, GSJ_GLOBAL float *b, unsigned n, gsj_tile t,
                           unsigned first, unsigned stride)
 {
 #ifdef GSJ_WEAKEN_SPLIT
     (void)a, (void)b, (void)n, (void)t, (void)first, (void)stride;
 #else
-    unsigned mid = t.rows - t.top - t.bottom; /* rows between the top and bottom rows */
-    unsigned across = (t.top + t.bottom) * t.cols, tops = t.top * t.cols, lefts = t.left * mid;
-    for (unsigned p = first; p < across + (t.left + t.right) * mid; p += stride) {
+    for (unsigned p = first; p < gsj_perimeter_cells(t); p += stride) {
         unsigned i, j;
-        if (p < across) {
-            i = p < tops ? t.row : t.row + t.rows - 1u;
-            j = t.col + (p < tops ? p : p - tops);
-        } else {
-            unsigned q = p - across;
-            i = t.row + t.top + (q < lefts ? q : q - lefts);
-            j = q < lefts ? t.col : t.col + t.cols - 1u;
-        }
-        gsj_update(a, b, n, i * n + j);
+        gsj_perimeter_at(t, p, &i, &j);
+        gsj_update(a, b, n, (t.row + i) * n + t.col + j);
     }
 #endif
 }

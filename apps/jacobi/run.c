@@ -23,6 +23,21 @@ int gsj_runs_split(const gsj_config *c)
 
 int gsj_runs_local(const gsj_config *c) { return c->form == GSJ_FORM_LOCAL; }
 
+int gsj_runs_resident(const gsj_config *c)
+{
+    return c->form == GSJ_FORM_RESIDENT && gsj_method_has_forms(c->method);
+}
+
+size_t gsj_resident_bytes(unsigned n, unsigned groups)
+{
+    unsigned gx, gy;
+    if (n < GSJ_MIN_N || groups == 0)
+        return 0;
+    gsj_tiling(groups, &gx, &gy);
+    size_t rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
+    return 2u * (rows + 2u) * (cols + 2u) * sizeof(float);
+}
+
 int gsj_method_in_form(gs_algo method, gsj_form form)
 {
     return form == GSJ_FORM_LOCAL ? method == GS_ALGO_AUTO : gsj_form_name(form) != NULL;
@@ -37,8 +52,9 @@ const char *gsj_form_name(gsj_form form)
 {
     return form == GSJ_FORM_SYNC    ? "sync"
            : form == GSJ_FORM_SPLIT ? "split"
-           : form == GSJ_FORM_LOCAL ? "local"
-                                    : NULL;
+           : form == GSJ_FORM_LOCAL    ? "local"
+           : form == GSJ_FORM_RESIDENT ? "resident"
+                                       : NULL;
 }
 
 /* The interior is square: the divisor of `groups` nearest its square root from below. */

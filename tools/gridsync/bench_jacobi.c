@@ -188,7 +188,8 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
         gsj_form form;
     } forms[] = {{CLI_FORM_SYNC, GSJ_FORM_SYNC},
                  {CLI_FORM_SPLIT, GSJ_FORM_SPLIT},
-                 {CLI_FORM_LOCAL, GSJ_FORM_LOCAL}};
+                 {CLI_FORM_LOCAL, GSJ_FORM_LOCAL},
+                 {CLI_FORM_RESIDENT, GSJ_FORM_RESIDENT}};
     int rc = 0, first_form = 1;
     for (unsigned f = 0; f < sizeof forms / sizeof *forms && rc != 2; ++f) {
         if (o->forms && !(o->forms & forms[f].bit))

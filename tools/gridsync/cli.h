@@ -98,6 +98,7 @@ typedef struct cli_options {
 #define CLI_FORM_SYNC 1u  /* bench jacobi: a barrier between iterations */
 #define CLI_FORM_SPLIT 2u /* bench jacobi: tiles, the barrier split around their inner cells */
 #define CLI_FORM_LOCAL 4u /* bench jacobi: bands waiting for their neighbours, no barrier */
+#define CLI_FORM_RESIDENT 8u /* bench jacobi: tiles kept in group memory, halos through global */
 
 /* One measured configuration: a row of every table. */
 typedef struct bench_row {
@@ -121,7 +122,7 @@ typedef struct bench_row {
     char variant[16];
     unsigned tile;
     double gcups, x_relaunch, x_global;
-    /* bench jacobi: "sync", "split" or "local"; NULL elsewhere, and for a method that has no
+    /* bench jacobi: "sync", "split", "local" or "resident"; NULL elsewhere, and for a method that has no
      * forms (relaunch), whose rows are then the base of every form's */
     const char *form;
 } bench_row;
