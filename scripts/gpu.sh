@@ -241,6 +241,19 @@ pi_finish() {
 export -f pi_finish
 [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage pi_finish 90 pi_finish
 
+# Issue 15: what each ingredient of a grid barrier costs in a user's Jacobi kernel (the
+# app's sync and resident kernels with cg, gridsync's flip, and flip and cg's algorithms
+# written out bare); the SASS of every kernel beside it.
+jacobi_barriers() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 --fmad=false -I"$ROOT/include" -I"$ROOT/apps/jacobi" \
+        "$ROOT/bench/micro/jacobi_barriers.cu" "$ROOT/apps/jacobi/reference.c" "$ROOT/apps/jacobi/tiles.c" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/jacobi_barriers" &&
+        { [ ! -x "$CUOBJDUMP" ] || "$CUOBJDUMP" -sass "$WORK/jacobi_barriers" >"$RES/jacobi_barriers_sass.txt"; } &&
+        "$WORK/jacobi_barriers" | tee "$RES/jacobi_barriers.csv"
+}
+export -f jacobi_barriers
+[ -f "$BUILD/src/libgridsync-cuda.a" ] && stage jacobi_barriers 240 jacobi_barriers
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then

@@ -28,24 +28,9 @@ int gsj_runs_resident(const gsj_config *c)
     return c->form == GSJ_FORM_RESIDENT && gsj_method_has_forms(c->method);
 }
 
-size_t gsj_resident_bytes(unsigned n, unsigned groups)
-{
-    unsigned gx, gy;
-    if (n < GSJ_MIN_N || groups == 0)
-        return 0;
-    gsj_tiling(groups, &gx, &gy);
-    size_t rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
-    return 2u * (rows + 2u) * (cols + 2u) * sizeof(float);
-}
-
 int gsj_method_in_form(gs_algo method, gsj_form form)
 {
     return form == GSJ_FORM_LOCAL ? method == GS_ALGO_AUTO : gsj_form_name(form) != NULL;
-}
-
-unsigned gsj_local_bands(unsigned n, unsigned groups)
-{
-    return n < GSJ_MIN_N ? 0u : groups < n - 2u ? groups : n - 2u;
 }
 
 const char *gsj_form_name(gsj_form form)
@@ -55,17 +40,6 @@ const char *gsj_form_name(gsj_form form)
            : form == GSJ_FORM_LOCAL    ? "local"
            : form == GSJ_FORM_RESIDENT ? "resident"
                                        : NULL;
-}
-
-/* The interior is square: the divisor of `groups` nearest its square root from below. */
-void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy)
-{
-    unsigned best = 1;
-    for (unsigned d = 1; groups && d <= groups / d; ++d)
-        if (groups % d == 0)
-            best = d;
-    *gx = best;
-    *gy = groups ? groups / best : 0;
 }
 
 int gsj_protocol_runs(gs_device *dev, gs_algo algo)
