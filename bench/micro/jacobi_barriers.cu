@@ -11,6 +11,7 @@
  *              algorithm without gridsync's bookkeeping: no shared slot, no progress
  *              note, no verdict, no abort word)
  *   hand-flip-acq  hand-flip with acquire polls instead of the fence
+ *   +note, +verdict, +book, +slot, +all   hand-flip with gridsync's ingredients (below)
  *
  * Device time between CUDA events, median of 7 after a warm-up, every result compared
  * bit for bit with cg's. Hand-written waits give up after 2^26 polls (then the result
@@ -55,30 +56,85 @@ struct hand_cg {
     typedef gs_u32 token;
 };
 
-/* flip's algorithm, bare: the last arriver does not poll; ACQ_POLLS: acquire polls. */
-template <int ACQ_POLLS>
+/* flip's algorithm, bare: the last arriver does not poll; ACQ_POLLS: acquire polls (the
+ * last arriver then takes no acquire at all: a deliberate bug, which the check must
+ * catch). The rest add one of gridsync's ingredients each (the ladder):
+ *   NOTE     a progress note stored after the add (gridsync's arrival note)
+ *   VERDICT  the closing group barrier as __syncthreads_or of the wait's status
+ *   BOOK     the poll loop's bookkeeping: a poll count, every 16th poll a look at the
+ *            clock and an abort word, a back-off branch
+ *   SLOT     the counter's address and the episode in a __shared__ slot, the episode
+ *            counted by the representative after the verdict (gridsync's gs_grid) */
+template <int ACQ_POLLS, int NOTE = 0, int VERDICT = 0, int BOOK = 0, int SLOT = 0>
 struct hand_flip {
     gs_word *counter;
-    __device__ explicit hand_flip(gs_word *state) : counter(state) {}
+    __device__ explicit hand_flip(gs_word *state) : counter(state)
+    {
+        if (SLOT && threadIdx.x == 0) {
+            slot()->counter = state;
+            slot()->episode = 0u;
+        }
+    }
+    struct shared_slot {
+        gs_word *counter;
+        gs_u32 episode;
+    };
+    static __device__ shared_slot *slot()
+    {
+        __shared__ shared_slot s;
+        return &s;
+    }
+    __device__ gs_u32 poll(gs_word *c, gs_u32 old)
+    {
+        if (!BOOK) {
+            for (gs_u32 polls = 0;
+                 (((ACQ_POLLS ? gs_ld_acquire(c) : gs_ld_relaxed(c)) ^ old) & 0x80000000u) == 0u &&
+                 polls < POLL_LIMIT;
+                 ++polls) {
+            }
+            return 0u;
+        }
+        gs_u32 polls = 0, backoff = 0;
+        unsigned long long start = 0;
+        while (((gs_ld_relaxed(c) ^ old) & 0x80000000u) == 0u) {
+            ++polls;
+            if (backoff)
+                __nanosleep(backoff);
+            if ((polls & 15u) != 0u)
+                continue;
+            unsigned long long now;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            if (polls == 16u)
+                start = now;
+            else
+                backoff = backoff ? backoff : 32u;
+            if (gs_ld_relaxed(c + 32) != 0u || now - start > 2000000000ull || polls >= POLL_LIMIT)
+                return 1u;
+        }
+        return 0u;
+    }
     __device__ gs_u32 sync()
     {
         __syncthreads();
+        gs_u32 why = 0u;
         if (threadIdx.x == 0) {
+            gs_word *c = SLOT ? slot()->counter : counter;
             gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
-            gs_u32 old = gs_fetch_add_release(counter, add);
-            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
-                for (gs_u32 polls = 0;
-                     (((ACQ_POLLS ? gs_ld_acquire(counter) : gs_ld_relaxed(counter)) ^ old) &
-                      0x80000000u) == 0u &&
-                     polls < POLL_LIMIT;
-                     ++polls) {
-                }
-            }
+            gs_u32 old = gs_fetch_add_release(c, add);
+            if (NOTE)
+                gs_st_relaxed(c + 64 + 32 * blockIdx.x, (SLOT ? slot()->episode : 0u) + 1u);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u)
+                why = poll(c, old);
             if (!ACQ_POLLS)
                 gs_fence_acquire();
         }
-        __syncthreads();
-        return 0u;
+        if (VERDICT)
+            why = __syncthreads_or(why != 0u) ? 1u : 0u;
+        else
+            __syncthreads();
+        if (SLOT && threadIdx.x == 0)
+            ++slot()->episode;
+        return why;
     }
     typedef gs_u32 token;
 };
@@ -106,6 +162,16 @@ int main()
          (const void *)gsj_resident<hand_flip<0>>, 0},
         {"hand-flip-acq", (const void *)gsj_persistent<hand_flip<1>>,
          (const void *)gsj_resident<hand_flip<1>>, 0},
+        {"+note", (const void *)gsj_persistent<hand_flip<0, 1>>,
+         (const void *)gsj_resident<hand_flip<0, 1>>, 0},
+        {"+verdict", (const void *)gsj_persistent<hand_flip<0, 0, 1>>,
+         (const void *)gsj_resident<hand_flip<0, 0, 1>>, 0},
+        {"+book", (const void *)gsj_persistent<hand_flip<0, 0, 0, 1>>,
+         (const void *)gsj_resident<hand_flip<0, 0, 0, 1>>, 0},
+        {"+slot", (const void *)gsj_persistent<hand_flip<0, 0, 0, 0, 1>>,
+         (const void *)gsj_resident<hand_flip<0, 0, 0, 0, 1>>, 0},
+        {"+all", (const void *)gsj_persistent<hand_flip<0, 1, 1, 1, 1>>,
+         (const void *)gsj_resident<hand_flip<0, 1, 1, 1, 1>>, 0},
     };
     const unsigned nv = sizeof vs / sizeof *vs;
     cudaStream_t s;
@@ -114,8 +180,8 @@ int main()
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     gs_word *counter;
-    cudaMalloc(&counter, 256);
-    cudaMemset(counter, 0, 256);
+    cudaMalloc(&counter, 4u * (64u + 32u * 1056u)); /* the counter, an abort word, notes */
+    cudaMemset(counter, 0, 4u * (64u + 32u * 1056u));
     int failed = 0;
     printf("n,iters,form,groups,variant,median_ms,us_per_iter,x_cg,check\n");
     struct size {
