@@ -1,8 +1,9 @@
 #!/bin/sh
 # cli_jacobi.sh GRIDSYNC BACKEND DIR: `gridsync bench jacobi` with its defaults on a
-# host device: every method at every grid in both forms checked against the reference
-# and timed, a best row per method and form, the summary; --form split alone; a bad
-# --form refused, naming the option and the value. (Bad sizes: cli_usage.sh.)
+# host device: every method at every grid in every form (sync, split, resident; local for
+# auto alone) checked against the reference and timed, a best row per method and form,
+# the summary; --form split alone; a bad --form refused, naming the option and the
+# value. (Bad sizes: cli_usage.sh.)
 set -u
 cli=$1 backend=$2 dir=$3
 mkdir -p "$dir"
@@ -18,13 +19,18 @@ methods=$(grep '^best,' "$dir/jacobi.csv" | sed 's/"[^"]*"//g' | cut -d, -f5 | s
 formless=$(grep -c '^best,.*,,pass$' "$dir/jacobi.csv")
 sync=$(grep -c '^best,.*,sync,pass$' "$dir/jacobi.csv")
 split=$(grep -c '^best,.*,split,pass$' "$dir/jacobi.csv")
+resident=$(grep -c '^best,.*,resident,pass$' "$dir/jacobi.csv")
+local=$(grep -c '^best,.*,auto,.*,local,pass$' "$dir/jacobi.csv")
 echo "rows=$rows best=$best methods=$methods formless=$formless sync=$sync split=$split" \
-    "passed=$passed"
+    "resident=$resident local=$local passed=$passed"
 [ "$methods" -ge 8 ] && [ "$split" -ge 7 ] && [ "$sync" -eq "$split" ] &&
-    [ "$((sync + formless))" -eq "$methods" ] && [ "$best" -eq "$((sync + split + formless))" ] &&
+    [ "$resident" -eq "$split" ] && [ "$local" -eq 1 ] &&
+    [ "$((sync + formless))" -eq "$methods" ] &&
+    [ "$best" -eq "$((sync + split + resident + local + formless))" ] &&
     [ "$rows" -ge "$best" ] && [ "$passed" -eq $((rows + best)) ] || exit 1
 grep -q 'ms/iter' "$dir/jacobi.txt" && grep -q '"n": 64' "$dir/jacobi.json" &&
-    grep -q '"form": "split"' "$dir/jacobi.json" && grep -q 'x_sync' "$dir/jacobi.txt" || exit 1
+    grep -q '"form": "split"' "$dir/jacobi.json" && grep -q '"form": "resident"' "$dir/jacobi.json" &&
+    grep -q '"form": "local"' "$dir/jacobi.json" && grep -q 'x_sync' "$dir/jacobi.txt" || exit 1
 
 # One form: its rows and the relaunch baseline's, no other form's.
 "$cli" bench jacobi --backend "$backend" --repeats 1 --sizes 20:5 --groups 2 --form split \
@@ -34,7 +40,7 @@ grep -q ',split,pass$' "$dir/split.csv" &&
     grep -q '^jacobi,.*,relaunch,.*,,pass$' "$dir/split.csv" || exit 1
 
 # A bad or repeated form is refused before anything runs, naming --form and the value.
-for bad in sync,bogus split,split "" sync,; do
+for bad in sync,bogus split,split "" sync, local,local; do
     "$cli" bench jacobi --backend "$backend" --form "$bad" >"$dir/out" 2>"$dir/err"
     rc=$?
     if [ "$rc" -ne 2 ] || [ -s "$dir/out" ] ||

@@ -1,14 +1,17 @@
 /* The Jacobi app (apps/jacobi) on the back end under test (GS_TEST_BACKEND): every
- * method it runs there computes exactly the sequential reference, in both forms, on
+ * method it runs there computes exactly the sequential reference, in every form, on
  * grids that do not divide evenly, with one group and several, an odd and an even
  * number of iterations; the split form's tiles partition the interior as its proof
  * needs, and it stays exact with one group, a prime count (bands), tiles without inner
- * cells, one cell wide, empty, or smaller than the group; a wrong result is caught and
- * not timed; bad input is refused.
+ * cells, one cell wide, empty, or smaller than the group (the resident form keeps the
+ * same tiles in group memory); the local form with one band, more groups than bands,
+ * bands of one row; a wrong result is caught and not timed; bad input is refused.
  *
  * Built with GSJ_WEAKEN_SPLIT (test weak_split_jacobi_cpu, against a library built the
  * same way: the perimeter computed after gs_arrive publishes it) it runs only
- * weakened_split_is_caught: the split form's check must catch that race. */
+ * weakened_split_is_caught: the split form's check must catch that race; with
+ * GSJ_WEAKEN_LOCAL (weak_local_jacobi_cpu: a band does not wait for the band above it)
+ * only weakened_local_is_caught. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +47,7 @@ static gs_status run_one(gs_algo method, gsj_form form, unsigned n, unsigned ite
     return s;
 }
 
-#ifndef GSJ_WEAKEN_SPLIT
+#if !defined(GSJ_WEAKEN_SPLIT) && !defined(GSJ_WEAKEN_LOCAL)
 /* Work-items per group: small teams on cpu, PoCL's 16 elsewhere. */
 static unsigned group_size(void) { return info.backend == GS_BACKEND_CPU ? 4u : 16u; }
 
@@ -99,8 +102,9 @@ static void expect_exact_sized(gs_algo method, gsj_form form, unsigned n, unsign
     assert_int_equal(run_one(method, form, n, iters, groups, size, 1, &r), GS_OK);
     assert_int_equal(r.mismatches, 0);
     assert_true(r.ms_median > 0.0);
-    if (method == GS_ALGO_AUTO)
-        assert_true(r.algo == GS_ALGO_FLIP || r.algo == GS_ALGO_TREE);
+    if (method == GS_ALGO_AUTO) /* the local form has no protocol to resolve */
+        assert_true(form == GSJ_FORM_LOCAL ? r.algo == GS_ALGO_AUTO
+                                           : r.algo == GS_ALGO_FLIP || r.algo == GS_ALGO_TREE);
 }
 
 static void expect_exact(gs_algo method, gsj_form form, unsigned n, unsigned iters, unsigned groups)
@@ -115,7 +119,11 @@ static void every_method_is_exact(void **state)
     /* the six shared protocols, auto and relaunch at least */
     assert_true(n_ms >= 8);
     for (unsigned m = 0; m < n_ms; ++m)
-        for (gsj_form f = GSJ_FORM_SYNC; f <= GSJ_FORM_SPLIT; ++f) {
+        for (gsj_form f = GSJ_FORM_SYNC; f <= GSJ_FORM_RESIDENT; ++f) {
+            /* relaunch once (it has no form); the local form is auto's alone */
+            if (!gsj_method_in_form(ms[m], f) ||
+                (!gsj_method_has_forms(ms[m]) && f != GSJ_FORM_SYNC))
+                continue;
             expect_exact(ms[m], f, 37, 1, 1); /* one group, one iteration */
             expect_exact(ms[m], f, 37, 7, 2); /* odd T: the result is in the second buffer */
             /* even T, 35^2 cells over a grid that does not divide them */
@@ -222,35 +230,54 @@ static void tiles_partition_the_interior(void **state)
             }
 }
 
-/* The split form on the shapes its tiles find hardest, with the protocols and cg (CUDA):
+/* The split and resident forms on the shapes their tiles find hardest, with the protocols
+ * and cg (CUDA):
  * one group (no perimeter at all), a prime count (bands of whole rows), tiles with no
  * inner cells, one cell wide or empty (n small), tiles with fewer cells than the group
  * has work-items, and grids whose tiles have all three parts. A device that holds fewer
  * groups runs a shape with as many as it holds (printed; PoCL in CI: 2, its compute
  * units), so the shapes of 2 groups carry those cases there too: 2 is prime, and n = 3
  * and 4 give it an empty tile, a tile of one cell and tiles without inner cells. */
-static void split_form_is_exact(void **state)
+static void tiled_forms_are_exact(void **state)
 {
     gs_algo ms[GS_ALGO_COUNT_ + 1];
     unsigned n_ms = methods(ms), many = info.backend == GS_BACKEND_CPU ? 6u : 8u;
     unsigned size = group_size();
-    for (unsigned m = 0; m < n_ms; ++m) {
-        if (!gsj_method_has_forms(ms[m]))
-            continue;
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 64, 9, 1); /* one tile, all inner */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 3, 5, 2);  /* tiles of 0 and 1 cell */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 4, 6, 2);  /* two 1-row tiles, no inner cells */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 37, 9, 7); /* 7 bands of 5 rows */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 40, 10, 5);
-        /* 4 x 4 interior over 4 x 5 tiles: one cell wide, one row or none, no inner cells */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 6, 7, 20);
-        /* 3 x 3 interior over 2 x 2 tiles of 1 to 4 cells, fewer than the work-items */
-        expect_exact_sized(ms[m], GSJ_FORM_SPLIT, 5, 6, 4, size * 2u);
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 4, 6, 7);      /* 2 rows in 7 bands: 5 empty */
-        expect_exact(ms[m], GSJ_FORM_SPLIT, 50, 20, many); /* perimeter, inner, both sides */
-        /* the shape the weakened build must fail on (weakened_split_is_caught) */
-        expect_exact_sized(ms[m], GSJ_FORM_SPLIT, 1026, 4, 4, 1);
-    }
+    for (unsigned m = 0; m < n_ms; ++m)
+        for (gsj_form f = GSJ_FORM_SPLIT; f <= GSJ_FORM_RESIDENT;
+             f += GSJ_FORM_RESIDENT - GSJ_FORM_SPLIT) {
+            if (!gsj_method_has_forms(ms[m]))
+                continue;
+            expect_exact(ms[m], f, 64, 9, 1); /* one tile, all inner */
+            expect_exact(ms[m], f, 3, 5, 2);  /* tiles of 0 and 1 cell */
+            expect_exact(ms[m], f, 4, 6, 2);  /* two 1-row tiles, no inner cells */
+            expect_exact(ms[m], f, 37, 9, 7); /* 7 bands of 5 rows */
+            expect_exact(ms[m], f, 40, 10, 5);
+            /* 4 x 4 interior over 4 x 5 tiles: one cell wide, one row or none, no inner */
+            expect_exact(ms[m], f, 6, 7, 20);
+            /* 3 x 3 interior over 2 x 2 tiles of 1 to 4 cells, fewer than the work-items */
+            expect_exact_sized(ms[m], f, 5, 6, 4, size * 2u);
+            expect_exact(ms[m], f, 4, 6, 7);      /* 2 rows in 7 bands: 5 empty */
+            expect_exact(ms[m], f, 50, 20, many); /* perimeter, inner, both sides */
+            /* the shape the weakened build must fail on (weakened_split_is_caught); the
+             * resident form's tiles of 512^2 would not fit a device's group memory */
+            if (f == GSJ_FORM_SPLIT)
+                expect_exact_sized(ms[m], f, 1026, 4, 4, 1);
+        }
+}
+
+/* The local form (auto alone): one band, two, bands of one row, more groups than bands
+ * (groups without a band only take tickets), more tickets than groups, odd and even T. */
+static void local_form_is_exact(void **state)
+{
+    unsigned many = info.backend == GS_BACKEND_CPU ? 6u : 8u;
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 37, 9, 1);  /* one band, every ticket */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 3, 5, 2);   /* one interior cell, 1 band */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 4, 6, 5);   /* 2 bands of a row, 5 groups */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 37, 10, 7); /* 7 bands of 5 rows */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 64, 50, many);
+    /* the shape the weakened build must fail on (weakened_local_is_caught) */
+    expect_exact_sized(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 1026, 4, 4, 1);
 }
 
 static void a_wrong_result_fails(void **state)
@@ -291,9 +318,24 @@ static void bad_input(void **state)
     c.groups = 0;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
     c = ok;
-    c.form = (gsj_form)2;
+    c.form = (gsj_form)4;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
-    assert_null(gsj_form_name((gsj_form)2));
+    assert_null(gsj_form_name((gsj_form)4));
+    assert_string_equal(gsj_form_name(GSJ_FORM_LOCAL), "local");
+    assert_string_equal(gsj_form_name(GSJ_FORM_RESIDENT), "resident");
+    c = ok; /* the local form is auto's alone, and counts iterations in 24 bits */
+    c.form = GSJ_FORM_LOCAL;
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_false(gsj_method_in_form(GS_ALGO_FLIP, GSJ_FORM_LOCAL));
+    assert_true(gsj_method_in_form(GS_ALGO_FLIP, GSJ_FORM_RESIDENT));
+    c.method = GS_ALGO_AUTO;
+    c.iters = GSJ_LOCAL_MAX_ITERS + 1u;
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_local_bands(64, 4), 4);
+    assert_int_equal(gsj_local_bands(64, 100), 62); /* a band at least a row */
+    /* 62^2 interior on 2 x 2 tiles of 31^2: twice (31 + 2)^2 floats */
+    assert_int_equal(gsj_resident_bytes(64, 4), 2u * 33u * 33u * sizeof(float));
+    assert_int_equal(gsj_resident_bytes(2, 4), 0);
     assert_false(gsj_method_has_forms(GS_ALGO_RELAUNCH));
     assert_true(gsj_method_has_forms(GS_ALGO_FLIP) && gsj_method_has_forms(GS_ALGO_CG));
     assert_int_equal(gsj_run(dev, NULL, &r), GS_ERR_INVALID_ARGUMENT);
@@ -312,11 +354,13 @@ static void bad_input(void **state)
                      GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_SPLIT, 4, NULL),
                      GS_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, (gsj_form)2, 4, &bound),
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, (gsj_form)4, 4, &bound),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_LOCAL, 4, &bound),
                      GS_ERR_INVALID_ARGUMENT);
 }
 
-#else
+#elif defined(GSJ_WEAKEN_SPLIT)
 /* The weakened split form: each group arrives, then computes its whole tile, so a
  * neighbour released by the barrier reads perimeter cells of the iteration before (and
  * overwrites cells of the other buffer still to be read). The check must see it. The
@@ -341,14 +385,37 @@ static void weakened_split_is_caught(void **state)
     printf("  weakened split form: caught in run %u\n", runs);
     assert_true(caught > 0);
 }
+#else
+/* The weakened local form: a band does not wait for the band above it, so it reads that
+ * band's last row, which that band writes last, before it is written. Bands of 256 rows
+ * on single work-items, few iterations (as the split form's): runs stop at the first
+ * that differs (the first, in three runs of three on 2 shared cores). local_form_is_exact
+ * runs the same shape intact. */
+static void weakened_local_is_caught(void **state)
+{
+    unsigned caught = 0, runs = 0;
+    for (unsigned k = 0; k < 30 && !caught; ++k) {
+        gsj_result r;
+        gs_status s = run_one(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 1026, 4, 4, 1, 0, &r);
+        ++runs;
+        if (s == GS_ERR_CHECK_FAILED && r.mismatches > 0)
+            ++caught;
+        else
+            assert_int_equal(s, GS_OK); /* wrong, or right by luck: nothing else */
+    }
+    printf("  weakened local form: caught in run %u\n", runs);
+    assert_true(caught > 0);
+}
 #endif
 
 int main(void)
 {
     dev = test_open_or_skip();
     gs_device_get_info(dev, &info);
-#ifdef GSJ_WEAKEN_SPLIT
+#if defined(GSJ_WEAKEN_SPLIT)
     const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_split_is_caught)};
+#elif defined(GSJ_WEAKEN_LOCAL)
+    const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_local_is_caught)};
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_is_the_update),
@@ -356,7 +423,8 @@ int main(void)
         cmocka_unit_test(a_wrong_result_fails),
         cmocka_unit_test(tiling_is_the_squarest_pair),
         cmocka_unit_test(tiles_partition_the_interior),
-        cmocka_unit_test(split_form_is_exact),
+        cmocka_unit_test(tiled_forms_are_exact),
+        cmocka_unit_test(local_form_is_exact),
         cmocka_unit_test(every_method_is_exact),
     };
 #endif

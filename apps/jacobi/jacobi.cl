@@ -8,17 +8,17 @@
 
 /* The persistent kernel of protocol p: every iteration in one launch, a barrier
  * between two (none after the last: the kernel's end orders it). */
-#define GSJ_CL_PERSISTENT(p)                                                                 \
-    __kernel void gsj_persistent_##p(__global gs_word *state, __global float *a,             \
-                                     __global float *b, uint n, uint iters)                  \
-    {                                                                                        \
-        gs_grid g = gs_grid_begin_##p(state);                                                \
-        for (uint t = 0u;; ++t) {                                                            \
-            gsj_sweep(t % 2u ? b : a, t % 2u ? a : b, n, (uint)get_global_id(0),             \
-                      (uint)get_global_size(0));                                             \
-            if (t + 1u == iters || gs_sync_##p(&g) != 0u)                                    \
-                return; /* done, or a wait gave up: the launch reports it */                 \
-        }                                                                                    \
+#define GSJ_CL_PERSISTENT(p)                                                     \
+    __kernel void gsj_persistent_##p(__global gs_word *state, __global float *a, \
+                                     __global float *b, uint n, uint iters)      \
+    {                                                                            \
+        gs_grid g = gs_grid_begin_##p(state);                                    \
+        for (uint t = 0u;; ++t) {                                                \
+            gsj_sweep(t % 2u ? b : a, t % 2u ? a : b, n, (uint)get_global_id(0), \
+                      (uint)get_global_size(0));                                 \
+            if (t + 1u == iters || gs_sync_##p(&g) != 0u)                        \
+                return; /* done, or a wait gave up: the launch reports it */     \
+        }                                                                        \
     }
 
 /* The split form's kernel of protocol p (jacobi_step.h: the tiles, and why this order
@@ -26,50 +26,49 @@
  * barriers: the arrival and the wait unconditional, the loop in the plain form of the
  * sync kernel above, which PoCL 3.1 (work-items run one after another between
  * barriers) compiles right. */
-#define GSJ_CL_SPLIT(p)                                                                      \
-    __kernel void gsj_split_##p(__global gs_word *state, __global float *a,                  \
-                                __global float *b, uint n, uint iters, uint gx, uint gy)     \
-    {                                                                                        \
-        gs_grid g = gs_grid_begin_##p(state);                                                \
-        for (uint t = 0u;; ++t) {                                                            \
-            gsj_perimeter(t % 2u ? b : a, t % 2u ? a : b, n,                                 \
-                          gsj_tile_of(n, gx, gy, (uint)get_group_id(0)),                     \
-                          (uint)get_local_id(0), (uint)get_local_size(0));                   \
-            gs_token token = gs_arrive_##p(&g);                                              \
-            gsj_inner(t % 2u ? b : a, t % 2u ? a : b, n,                                     \
-                      gsj_tile_of(n, gx, gy, (uint)get_group_id(0)), (uint)get_local_id(0),  \
-                      (uint)get_local_size(0));                                              \
-            if (gs_wait_token_##p(&g, token) != 0u || t + 1u == iters)                       \
-                return; /* a wait gave up (the launch reports it), or done */                \
-        }                                                                                    \
+#define GSJ_CL_SPLIT(p)                                                                         \
+    __kernel void gsj_split_##p(__global gs_word *state, __global float *a, __global float *b,  \
+                                uint n, uint iters, uint gx, uint gy)                           \
+    {                                                                                           \
+        gs_grid g = gs_grid_begin_##p(state);                                                   \
+        for (uint t = 0u;; ++t) {                                                               \
+            gsj_perimeter(t % 2u ? b : a, t % 2u ? a : b, n,                                    \
+                          gsj_tile_of(n, gx, gy, (uint)get_group_id(0)), (uint)get_local_id(0), \
+                          (uint)get_local_size(0));                                             \
+            gs_token token = gs_arrive_##p(&g);                                                 \
+            gsj_inner(t % 2u ? b : a, t % 2u ? a : b, n,                                        \
+                      gsj_tile_of(n, gx, gy, (uint)get_group_id(0)), (uint)get_local_id(0),     \
+                      (uint)get_local_size(0));                                                 \
+            if (gs_wait_token_##p(&g, token) != 0u || t + 1u == iters)                          \
+                return; /* a wait gave up (the launch reports it), or done */                   \
+        }                                                                                       \
     }
 
 /* The resident form's kernel of protocol p (jacobi_resident.h): the group's tile in local
  * memory (the host sizes m: gsj_resident_bytes) for the whole run, the loop in the plain
  * form of the sync kernel. */
-#define GSJ_CL_RESIDENT(p)                                                                   \
-    __kernel void gsj_resident_##p(__global gs_word *state, __global float *a,               \
-                                   __global float *b, uint n, uint iters, uint gx, uint gy,  \
-                                   __local float *m)                                         \
-    {                                                                                        \
-        gs_grid g = gs_grid_begin_##p(state);                                                \
-        gsj_tile t = gsj_tile_of(n, gx, gy, (uint)get_group_id(0));                          \
-        __local float *s = m, *d = m + (t.rows + 2u) * (t.cols + 2u);                        \
-        uint me = (uint)get_local_id(0), all = (uint)get_local_size(0);                      \
-        gsj_resident_load(a, n, t, s, d, me, all);                                           \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
-        for (uint k = 0u;; ++k) {                                                            \
-            gsj_resident_cells(s, d, t, me, all);                                            \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                    \
-            gsj_resident_out(d, k % 2u ? a : b, n, t, k + 1u == iters, me, all);             \
-            if (k + 1u == iters || gs_sync_##p(&g) != 0u)                                    \
-                return; /* done, or a wait gave up: the launch reports it */                 \
-            gsj_resident_halo(k % 2u ? a : b, d, n, t, me, all);                             \
-            barrier(CLK_LOCAL_MEM_FENCE);                                                    \
-            __local float *x = s;                                                            \
-            s = d;                                                                           \
-            d = x;                                                                           \
-        }                                                                                    \
+#define GSJ_CL_RESIDENT(p)                                                                        \
+    __kernel void gsj_resident_##p(__global gs_word *state, __global float *a, __global float *b, \
+                                   uint n, uint iters, uint gx, uint gy, __local float *m)        \
+    {                                                                                             \
+        gs_grid g = gs_grid_begin_##p(state);                                                     \
+        gsj_tile t = gsj_tile_of(n, gx, gy, (uint)get_group_id(0));                               \
+        __local float *s = m, *d = m + (t.rows + 2u) * (t.cols + 2u);                             \
+        uint me = (uint)get_local_id(0), all = (uint)get_local_size(0);                           \
+        gsj_resident_load(a, n, t, s, d, me, all);                                                \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+        for (uint k = 0u;; ++k) {                                                                 \
+            gsj_resident_cells(s, d, t, me, all);                                                 \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+            gsj_resident_out(d, k % 2u ? a : b, n, t, k + 1u == iters, me, all);                  \
+            if (k + 1u == iters || gs_sync_##p(&g) != 0u)                                         \
+                return; /* done, or a wait gave up: the launch reports it */                      \
+            gsj_resident_halo(k % 2u ? a : b, d, n, t, me, all);                                  \
+            barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+            __local float *x = s;                                                                 \
+            s = d;                                                                                \
+            d = x;                                                                                \
+        }                                                                                         \
     }
 
 /* One of each per protocol of gridsync's list (gridsync/protocols.h, in the device

@@ -63,9 +63,9 @@ extern "C" {
 #define GSJ_MAX_N 32768u /* cell indices stay within 32 bits (jacobi_step.h) */
 
 typedef enum gsj_form {
-    GSJ_FORM_SYNC = 0, /* a barrier between iterations (a zeroed config's) */
-    GSJ_FORM_SPLIT = 1, /* tiles, the barrier split around their inner cells */
-    GSJ_FORM_LOCAL = 2, /* bands, each waiting for its neighbours only (auto only) */
+    GSJ_FORM_SYNC = 0,    /* a barrier between iterations (a zeroed config's) */
+    GSJ_FORM_SPLIT = 1,   /* tiles, the barrier split around their inner cells */
+    GSJ_FORM_LOCAL = 2,   /* bands, each waiting for its neighbours only (auto only) */
     GSJ_FORM_RESIDENT = 3 /* tiles kept in group memory, halos through global memory */
 } gsj_form;
 

@@ -19,8 +19,8 @@ typedef struct cpu_job {
     gs_word *state;
     float *a, *b; /* b receives iteration 0 */
     unsigned n, iters;
-    unsigned gx, gy; /* the split form's tiles (gsj_tiling) */
-    unsigned bands;  /* the local form's (gsj_local_bands) */
+    unsigned gx, gy;     /* the split form's tiles (gsj_tiling) */
+    unsigned bands;      /* the local form's (gsj_local_bands) */
     float *group_memory; /* the resident form's: `floats` for each group in turn */
     size_t floats;
 } cpu_job;
@@ -63,30 +63,30 @@ static unsigned all_cells(void) { return gs_num_groups() * gs_local_size(); }
     }
 /* The resident form's kernel of protocol p (jacobi_resident.h): the team's tile in its
  * share of the job's group memory for the whole run. */
-#define GSJ_CPU_RESIDENT(p)                                                                  \
-    static void resident_##p(void *arg)                                                      \
-    {                                                                                        \
-        const cpu_job *job = arg;                                                            \
-        gs_grid g = gs_grid_begin_##p(job->state);                                           \
-        gsj_tile t = gsj_tile_of(job->n, job->gx, job->gy, gs_group_id());                   \
-        float *s = job->group_memory + job->floats * gs_group_id();                          \
-        float *d = s + (t.rows + 2u) * (t.cols + 2u);                                        \
-        unsigned me = gs_local_id(), all = gs_local_size();                                  \
-        gsj_resident_load(job->a, job->n, t, s, d, me, all);                                    \
-        gs_group_barrier();                                                                  \
-        for (unsigned k = 0;; ++k) {                                                         \
-            float *out = k % 2u ? job->a : job->b;                                           \
-            gsj_resident_cells(s, d, t, me, all);                                            \
-            gs_group_barrier();                                                              \
-            gsj_resident_out(d, out, job->n, t, k + 1u == job->iters, me, all);              \
-            if (k + 1u == job->iters || gs_sync_##p(&g) != 0u)                               \
-                return; /* done, or a wait gave up: the launch reports it */                 \
-            gsj_resident_halo(out, d, job->n, t, me, all);                                   \
-            gs_group_barrier();                                                              \
-            float *x = s;                                                                    \
-            s = d;                                                                           \
-            d = x;                                                                           \
-        }                                                                                    \
+#define GSJ_CPU_RESIDENT(p)                                                     \
+    static void resident_##p(void *arg)                                         \
+    {                                                                           \
+        const cpu_job *job = arg;                                               \
+        gs_grid g = gs_grid_begin_##p(job->state);                              \
+        gsj_tile t = gsj_tile_of(job->n, job->gx, job->gy, gs_group_id());      \
+        float *s = job->group_memory + job->floats * gs_group_id();             \
+        float *d = s + (t.rows + 2u) * (t.cols + 2u);                           \
+        unsigned me = gs_local_id(), all = gs_local_size();                     \
+        gsj_resident_load(job->a, job->n, t, s, d, me, all);                    \
+        gs_group_barrier();                                                     \
+        for (unsigned k = 0;; ++k) {                                            \
+            float *out = k % 2u ? job->a : job->b;                              \
+            gsj_resident_cells(s, d, t, me, all);                               \
+            gs_group_barrier();                                                 \
+            gsj_resident_out(d, out, job->n, t, k + 1u == job->iters, me, all); \
+            if (k + 1u == job->iters || gs_sync_##p(&g) != 0u)                  \
+                return; /* done, or a wait gave up: the launch reports it */    \
+            gsj_resident_halo(out, d, job->n, t, me, all);                      \
+            gs_group_barrier();                                                 \
+            float *x = s;                                                       \
+            s = d;                                                              \
+            d = x;                                                              \
+        }                                                                       \
     }
 /* One of each per protocol of gridsync's list (gridsync/protocols.h), and auto. */
 #define GSJ_CPU_PERSISTENT_X(ID, name, value, text, desc) \
@@ -193,13 +193,14 @@ static gs_status cpu_open(gsj_session *s)
     if (gsj_runs_local(s->cfg))
         return gsj_local_open(s, &m->L);
     if (gsj_runs_resident(s->cfg) &&
-        (m->group_memory = malloc(gsj_resident_bytes(s->cfg->n, s->cfg->groups) *
-                                  s->cfg->groups)) == NULL)
+        (m->group_memory =
+             malloc(gsj_resident_bytes(s->cfg->n, s->cfg->groups) * s->cfg->groups)) == NULL)
         return GS_ERR_OUT_OF_MEMORY;
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
-    if (cpu_max_groups(s->dev, s->cfg->method, GSJ_FORM_SYNC, s->cfg->group_size, &bound) != GS_OK ||
+    if (cpu_max_groups(s->dev, s->cfg->method, GSJ_FORM_SYNC, s->cfg->group_size, &bound) !=
+            GS_OK ||
         s->cfg->groups > bound)
         return gsj_fail(s, GS_ERR_TOO_MANY_GROUPS,
                         "%u groups of %u: more threads than the cpu back end runs", s->cfg->groups,

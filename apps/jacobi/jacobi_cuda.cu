@@ -75,8 +75,8 @@ static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
 /* The gridsync barrier kernels ask the library (it knows what a protocol's launch adds);
  * the baselines and the local form's kernel (an ordinary launch) ask the occupancy API
  * themselves, as a user would. */
-static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form,
-                                 unsigned group_size, unsigned *out)
+static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
+                                 unsigned *out)
 {
     const void *k = kernel_of(method, form);
     if (k == NULL)

@@ -27,11 +27,12 @@
 #define GSJ_JACOBI_LOCAL_H
 
 /* The weakened build (GSJ_WEAKEN_LOCAL, the test that proves the check can fail): a band
- * does not wait for the band below it. */
+ * does not wait for the band above it, whose last row (the one it reads first) that band
+ * writes last. */
 #ifdef GSJ_WEAKEN_LOCAL
-#define GSJ_BELOW_WAITED 0u
+#define GSJ_ABOVE_WAITED 0u
 #else
-#define GSJ_BELOW_WAITED 1u
+#define GSJ_ABOVE_WAITED 1u
 #endif
 
 /* Every work-item of the group, `bands` of the interior (1 .. n - 2), `iters` iterations
@@ -49,7 +50,7 @@ GSJ_FN gs_u32 gsj_local_run(gs_local *L, GSJ_GLOBAL float *a, GSJ_GLOBAL float *
     for (gs_u32 k = gs_local_take(L, next); k < tickets; k = gs_local_take(L, next)) {
         next = gs_local_order(L); /* the next ticket's round trip overlaps this band */
         unsigned t = k / bands, x = k - t * bands;
-        unsigned up = x > 0u ? t : 0u, below = x + 1u < bands ? t * GSJ_BELOW_WAITED : 0u;
+        unsigned up = x > 0u ? t * GSJ_ABOVE_WAITED : 0u, below = x + 1u < bands ? t : 0u;
         gs_u32 why = gs_local_wait4(L, x - 1u, up, x, t, x + 1u, below, x, 0u);
         failed = failed != 0u ? failed : why;
         unsigned r0 = 1u + gsj_part_begin(x, n - 2u, bands);

@@ -138,8 +138,12 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
         cl_uint bands = gsj_local_bands(n, s->cfg->groups);
         const size_t sz[7] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
                               sizeof iters,   sizeof gx,      sizeof gy};
-        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx, &gy};
-        err = set_args(m->kernel, gsj_runs_split(s->cfg) || gsj_runs_resident(s->cfg) ? 7 : m->L ? 6 : 5,
+        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx,
+                            &gy};
+        err = set_args(m->kernel,
+                       gsj_runs_split(s->cfg) || gsj_runs_resident(s->cfg) ? 7
+                       : m->L                                              ? 6
+                                                                           : 5,
                        sz, v);
         if (err == CL_SUCCESS && gsj_runs_resident(s->cfg))
             err = clSetKernelArg(m->kernel, 7, gsj_resident_bytes(n, s->cfg->groups), NULL);
@@ -158,17 +162,19 @@ static gs_status cl_open(gsj_session *s)
     gs_status st = gs_opencl_handles(s->dev, &m->ctx, &m->queue, &m->id);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_opencl_handles");
-    if (gsj_runs_local(s->cfg) ? (st = gsj_local_open(s, &m->L)) != GS_OK
-                               : s->cfg->method != GS_ALGO_RELAUNCH &&
-                                     (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
+    if (gsj_runs_local(s->cfg)
+            ? (st = gsj_local_open(s, &m->L)) != GS_OK
+            : s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
     cl_ulong local_bytes = 0;
     if (gsj_runs_resident(s->cfg) &&
         (clGetDeviceInfo(m->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL) !=
              CL_SUCCESS ||
          gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
-        return gsj_fail(s, GS_ERR_UNSUPPORTED, "resident tiles of %zu bytes: the device's local memory has %llu",
-                        gsj_resident_bytes(s->cfg->n, s->cfg->groups), (unsigned long long)local_bytes);
+        return gsj_fail(s, GS_ERR_UNSUPPORTED,
+                        "resident tiles of %zu bytes: the device's local memory has %llu",
+                        gsj_resident_bytes(s->cfg->n, s->cfg->groups),
+                        (unsigned long long)local_bytes);
     if ((st = build(s, m)) != GS_OK)
         return st;
     if (s->cfg->method == GS_ALGO_RELAUNCH) {
@@ -233,7 +239,8 @@ static gs_status run_local(gsj_session *s, cl_impl *m, double *ns)
     gs_status st = gs_local_prepare(m->L, m->queue);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_local_prepare");
-    cl_int err = clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, &ev);
+    cl_int err =
+        clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, &ev);
     st = gsj_local_verdict(s, m->L, gs_local_collect(m->L, m->queue));
     if (err != CL_SUCCESS)
         st = cl_fail(s, err, "clEnqueueNDRangeKernel (local)");

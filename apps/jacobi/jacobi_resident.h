@@ -40,9 +40,8 @@ GSJ_FN unsigned gsj_resident_floats(unsigned rows, unsigned cols)
 
 /* The tile and its whole ring (corners too, unused) from global grid g into both copies,
  * m and m2: the ring's cells on the fixed edge are never loaded again. */
-GSJ_FN void gsj_resident_load(const GSJ_GLOBAL float *g, unsigned n, gsj_tile t,
-                              GSJ_LOCAL float *m, GSJ_LOCAL float *m2, unsigned first,
-                              unsigned stride)
+GSJ_FN void gsj_resident_load(const GSJ_GLOBAL float *g, unsigned n, gsj_tile t, GSJ_LOCAL float *m,
+                              GSJ_LOCAL float *m2, unsigned first, unsigned stride)
 {
     unsigned w = t.cols + 2u, cells = t.rows && t.cols ? (t.rows + 2u) * w : 0u;
     unsigned i = first / w, j = first - i * w, di = stride / w, dj = stride - di * w;
@@ -89,8 +88,8 @@ GSJ_FN void gsj_resident_publish(const GSJ_LOCAL float *m, GSJ_GLOBAL float *g, 
 
 /* (4): the halo cells next to other tiles (not the fixed edge's) from g into m's ring:
  * the row above, the row below, the column left, the column right, where a tile lies. */
-GSJ_FN void gsj_resident_halo(const GSJ_GLOBAL float *g, GSJ_LOCAL float *m, unsigned n,
-                              gsj_tile t, unsigned first, unsigned stride)
+GSJ_FN void gsj_resident_halo(const GSJ_GLOBAL float *g, GSJ_LOCAL float *m, unsigned n, gsj_tile t,
+                              unsigned first, unsigned stride)
 {
     unsigned up = t.row > 1u, down = t.row + t.rows < n - 1u;
     unsigned left = t.col > 1u, right = t.col + t.cols < n - 1u;

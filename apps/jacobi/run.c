@@ -35,8 +35,8 @@ int gsj_method_in_form(gs_algo method, gsj_form form)
 
 const char *gsj_form_name(gsj_form form)
 {
-    return form == GSJ_FORM_SYNC    ? "sync"
-           : form == GSJ_FORM_SPLIT ? "split"
+    return form == GSJ_FORM_SYNC       ? "sync"
+           : form == GSJ_FORM_SPLIT    ? "split"
            : form == GSJ_FORM_LOCAL    ? "local"
            : form == GSJ_FORM_RESIDENT ? "resident"
                                        : NULL;
@@ -82,7 +82,8 @@ gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)
 {
     gs_local_abort ab;
     if (st == GS_ERR_TIMEOUT && gs_local_abort_info(L, &ab) == GS_OK)
-        return gsj_fail(s, st, "local: group %u waited for band %u to reach iteration %u; it held %u",
+        return gsj_fail(s, st,
+                        "local: group %u waited for band %u to reach iteration %u; it held %u",
                         ab.group, ab.word, ab.awaited, ab.seen);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "local launch of %u groups: %s", s->cfg->groups,

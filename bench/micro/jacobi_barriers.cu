@@ -45,8 +45,8 @@ struct hand_cg {
         if (threadIdx.x == 0) {
             gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
             gs_u32 old = gs_fetch_add_release(counter, add);
-            for (gs_u32 polls = 0; ((gs_ld_acquire(counter) ^ old) & 0x80000000u) == 0u &&
-                                   polls < POLL_LIMIT;
+            for (gs_u32 polls = 0;
+                 ((gs_ld_acquire(counter) ^ old) & 0x80000000u) == 0u && polls < POLL_LIMIT;
                  ++polls) {
             }
         }
@@ -209,8 +209,9 @@ int main()
                                              (int)shared);
                     gs_barrier *bar = NULL;
                     void *state = counter;
-                    if (vs[v].library && (gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar) != GS_OK ||
-                                          gs_cuda_state(bar, &state) != GS_OK))
+                    if (vs[v].library &&
+                        (gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar) != GS_OK ||
+                         gs_cuda_state(bar, &state) != GS_OK))
                         return 1;
                     unsigned n = z.n, iters = z.iters;
                     void *args[] = {&state, &a, &b, &n, &iters, &gx, &gy};

@@ -261,13 +261,13 @@ GS_DEVICE void gs_st_relaxed_sys(gs_word *p, gs_u32 v)
 #ifndef GS_POLL_PAUSE_NS
 #define GS_POLL_PAUSE_NS 0
 #endif
-#define gs_pause(polls, backoff_ns)              \
-    do {                                         \
-        (void)(polls);                           \
-        if (backoff_ns)                          \
-            __nanosleep(backoff_ns);             \
-        else if (GS_POLL_PAUSE_NS)               \
-            __nanosleep(GS_POLL_PAUSE_NS);       \
+#define gs_pause(polls, backoff_ns)        \
+    do {                                   \
+        (void)(polls);                     \
+        if (backoff_ns)                    \
+            __nanosleep(backoff_ns);       \
+        else if (GS_POLL_PAUSE_NS)         \
+            __nanosleep(GS_POLL_PAUSE_NS); \
     } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)

@@ -95,9 +95,9 @@ typedef struct cli_options {
 #define CLI_APPENDIX_I 2u /* time against iterations */
 #define CLI_APPENDIX_J 4u /* memory against work-groups */
 
-#define CLI_FORM_SYNC 1u  /* bench jacobi: a barrier between iterations */
-#define CLI_FORM_SPLIT 2u /* bench jacobi: tiles, the barrier split around their inner cells */
-#define CLI_FORM_LOCAL 4u /* bench jacobi: bands waiting for their neighbours, no barrier */
+#define CLI_FORM_SYNC 1u     /* bench jacobi: a barrier between iterations */
+#define CLI_FORM_SPLIT 2u    /* bench jacobi: tiles, the barrier split around their inner cells */
+#define CLI_FORM_LOCAL 4u    /* bench jacobi: bands waiting for their neighbours, no barrier */
 #define CLI_FORM_RESIDENT 8u /* bench jacobi: tiles kept in group memory, halos through global */
 
 /* One measured configuration: a row of every table. */

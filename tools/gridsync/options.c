@@ -185,8 +185,8 @@ static int take_appendix(const char *tok, void *ctx)
 static int take_form(const char *tok, void *ctx)
 {
     unsigned *bits = ctx;
-    unsigned bit = strcmp(tok, "sync") == 0    ? CLI_FORM_SYNC
-                   : strcmp(tok, "split") == 0 ? CLI_FORM_SPLIT
+    unsigned bit = strcmp(tok, "sync") == 0       ? CLI_FORM_SYNC
+                   : strcmp(tok, "split") == 0    ? CLI_FORM_SPLIT
                    : strcmp(tok, "local") == 0    ? CLI_FORM_LOCAL
                    : strcmp(tok, "resident") == 0 ? CLI_FORM_RESIDENT
                                                   : 0u;

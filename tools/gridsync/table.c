@@ -53,8 +53,7 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base)
         if (b->algo == base && (r->any_grid || (b->groups == r->groups && b->block == r->block)) &&
             b->any_grid == r->any_grid && b->iters == r->iters && b->compute == r->compute &&
             b->n == r->n && strcmp(b->experiment, r->experiment) == 0 && b->status == GS_OK &&
-            r->status == GS_OK && b->total_ms > 0 &&
-            base_of_form(b, r))
+            r->status == GS_OK && b->total_ms > 0 && base_of_form(b, r))
             return r->total_ms / b->total_ms;
     }
     return 0;
