@@ -291,32 +291,6 @@ if [ -n "$CLI" ]; then
     # other options in place of the defaults' (e.g. --form sync,local --algo auto,cg).
     stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda ${GS_JACOBI_ARGS:-} --csv "$OUT/jacobi.csv" \
         --json "$RES/jacobi.json"
-    # Issue 15's question at 512^2: does polling the counter as fast as the loop goes
-    # (every early arriver, for as long as the others sweep) slow the last arrival's add at
-    # the counter's L2 slice? The CLI built again with each of GS_POLL_VARIANTS' flags (a
-    # pause after every failed poll, GS_POLL_PAUSE_NS; polls by ld.acquire as cg's,
-    # GS_POLL_LD_ACQUIRE: gridsync/prims_cuda.cuh), each beside cg in its own run. Only
-    # when GS_GPU_ONLY names it.
-    jacobi_poll() {
-        local v i=0
-        for v in "" ${GS_POLL_VARIANTS:--DGS_POLL_PAUSE_NS=64 -DGS_POLL_PAUSE_NS=160 -DGS_POLL_LD_ACQUIRE=1}; do
-            local dir="$BUILD" cli="$CLI"
-            if [ -n "$v" ]; then
-                dir="$WORK/build-poll$i"
-                cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-                    -DGRIDSYNC_OPENCL=OFF -DBUILD_TESTING=OFF "-DCMAKE_CUDA_FLAGS=$v" >/dev/null &&
-                    cmake --build "$dir" -j "$JOBS" --target gridsync_cli >/dev/null || return 1
-                cli=$(find "$dir/tools" -maxdepth 2 -type f -name gridsync -perm -u+x | head -1)
-            fi
-            echo "--- variant ${v:-default}"
-            "$cli" bench jacobi --backend cuda ${GS_POLL_ARGS:---form sync --algo flip,auto,cg,relaunch-graph --sizes 512:20000,1024:5000 --groups 132,264,528,1056} \
-                --csv "$RES/jacobi_poll$i.csv" 2>/dev/null | grep -A30 "^jacobi: each method"
-            i=$((i + 1))
-        done
-    }
-    export -f jacobi_poll
-    export CLI
-    case ",${GS_GPU_ONLY:-}," in *,jacobi_poll,*) stage jacobi_poll 450 jacobi_poll ;; esac
     # The SOR wavefront (apps/sor): S Gauss-Seidel sweeps of N x N in 32 x 32 tiles, one
     # warp per tile; local (tickets + a progress word per tile) against global (auto, a
     # barrier per wavefront step), cg, relaunch and relaunch-graph, at 1 .. 32 blocks per

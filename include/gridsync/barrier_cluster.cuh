@@ -137,8 +137,7 @@ GS_DEVICE void gs_cluster_arrive(gs_grid *g, gs_token *t)
     gs_cluster_hw_barrier(); /* every block's writes happen before the representative's add */
     t->target = gs_flip_bit_after(g);
     if (rep)
-        gs_flip_arrive_rep(g, t, gs_word_at(g, GS_LINE_COUNTER, 0u), gs_cluster_share(),
-                           gs_cluster_lines(g));
+        gs_flip_arrive_rep(g, t, gs_cluster_share(), gs_cluster_lines(g));
 }
 
 /* The hardware cluster barrier does not wait for a member block that has exited (and

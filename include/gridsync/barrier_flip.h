@@ -40,16 +40,10 @@ GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
     return gs_word_at(g, GS_LINE_LEAF_GEN(gs_g_groups(g), l), 0u);
 }
 
-/* What the others poll: the counter, or with lines their release line. */
-GS_DEVICE GS_GLOBAL gs_word *gs_flip_polled(const gs_grid *g, int lines)
+/* The others wait until the counter (or, with lines, their release line) shows `bit`. */
+GS_DEVICE gs_u32 gs_flip_await(gs_grid *g, GS_GLOBAL gs_word *counter, gs_u32 bit, int lines)
 {
-    return lines ? gs_release_line(g, gs_aux_own(g)) : gs_word_at(g, GS_LINE_COUNTER, 0u);
-}
-
-/* The others wait until the word they poll (gs_flip_polled) shows `bit`. */
-GS_DEVICE gs_u32 gs_flip_await(gs_grid *g, GS_GLOBAL gs_word *polled, gs_u32 bit)
-{
-    return gs_wait(g, polled, bit, GS_UNTIL_FLIP);
+    return gs_wait(g, lines ? gs_release_line(g, gs_aux_own(g)) : counter, bit, GS_UNTIL_FLIP);
 }
 
 /* The last arriver of a flip counter ends the episode, whose flip bit is `bit`. With
@@ -62,7 +56,7 @@ GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
         gs_store_fenced(gs_release_line(g, l), bit);
 }
 
-/* A representative's flip arrival (flip, cluster): its release add `add` at `counter`
+/* A representative's flip arrival (flip, cluster): its release add `add` at the counter
  * (the value before it goes into t->before, for the wait to decode), its progress note,
  * and with release lines the last arriver's release, in the arrival so that the
  * split-phase form releases at gs_arrive. Polling the counter, nothing here reads the
@@ -70,10 +64,9 @@ GS_DEVICE void gs_flip_release_lines(gs_grid *g, gs_u32 bit)
  * first cost ~35 ns at 132 blocks on an H200), and the split phase's work after
  * gs_arrive runs meanwhile. With lines, the note follows the lines' fence, which would
  * otherwise wait for it. */
-GS_DEVICE void gs_flip_arrive_rep(gs_grid *g, gs_token *t, GS_GLOBAL gs_word *counter, gs_u32 add,
-                                  int lines)
+GS_DEVICE void gs_flip_arrive_rep(gs_grid *g, gs_token *t, gs_u32 add, int lines)
 {
-    t->before = gs_fetch_add_release(counter, add);
+    t->before = gs_fetch_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
     if (!lines) { /* two paths: else the compiler reads the result before the note */
         gs_note_arrival(g);
         return;
@@ -86,18 +79,15 @@ GS_DEVICE void gs_flip_arrive_rep(gs_grid *g, gs_token *t, GS_GLOBAL gs_word *co
 /* The waiting half for flip and cluster: the last arriver (the representative whose add
  * `add` completed the episode) acquires (when the counter is polled: with lines it did
  * in gs_flip_arrive_rep); the others wait until the counter, or their release line, shows
- * the episode's flip bit. The word to poll is found before the add's result is tested,
- * so that its load from the group's slot overlaps the add's round trip instead of
- * following it. */
+ * the episode's flip bit. */
 GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int lines)
 {
-    GS_GLOBAL gs_word *polled = gs_flip_polled(g, lines);
     if (gs_flip_completed(t->before, add)) {
         if (!lines)
             gs_fence_acquire(); /* the earlier arrivals' writes; its own went with its add */
         return GS_ABORT_NONE;
     }
-    return gs_flip_await(g, polled, t->target);
+    return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, lines);
 }
 
 /* The release form and its lines, from the header (cluster shares it). */
@@ -113,37 +103,12 @@ GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
     return gs_flip_share(gs_g_groups(g) - GS_EARLY, gs_g_group(g) == 0u);
 }
 
-/* Where the fields live in shared memory (CUDA), the representative reads what its add
- * needs (the episode, the state, its share, the release form) before the group barrier,
- * where those loads wait behind the group's last warp instead of lying between the
- * barrier and the add: in a user's Jacobi kernel (bench/micro/jacobi_barriers.cu)
- * reading them after it cost ~50 ns an iteration on an H200. Only the representative
- * writes its fields (gs_episode_end), and only it reads them here; the others' tokens
- * keep their initial target, which nothing reads. Elsewhere (fields per work-item) the
- * reads follow the barrier: PoCL 3.1 crashed (SIGSEGV in launch_opencl's
- * arrive_only_last_barrier) on the representative's branch before it. */
 GS_DEVICE void gs_flip_arrive(gs_grid *g, gs_token *t)
 {
-#if GS_GRID_IN_SHARED
-    GS_GLOBAL gs_word *counter = 0;
-    gs_u32 add = 0u;
-    int lines = 0;
-    if (gs_g_first(g)) {
-        t->target = gs_flip_bit_after(g);
-        counter = gs_word_at(g, GS_LINE_COUNTER, 0u);
-        add = gs_flip_group_share(g);
-        lines = gs_aux_lines(g);
-    }
-    gs_group_barrier();
-    if (gs_g_first(g))
-        gs_flip_arrive_rep(g, t, counter, add, lines);
-#else
     gs_group_barrier();
     t->target = gs_flip_bit_after(g);
     if (gs_g_first(g))
-        gs_flip_arrive_rep(g, t, gs_word_at(g, GS_LINE_COUNTER, 0u), gs_flip_group_share(g),
-                           gs_aux_lines(g));
-#endif
+        gs_flip_arrive_rep(g, t, gs_flip_group_share(g), gs_aux_lines(g));
 }
 
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)

@@ -60,7 +60,7 @@ GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (gs_g_first(g) && !t->done)
-        why = gs_flip_await(g, gs_flip_polled(g, gs_aux_lines(g)), t->target);
+        why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
     return gs_group_verdict(g, why);
 }
 

@@ -401,13 +401,6 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
     return why;
 }
 
-/* Polls a wait makes first, in a loop of nothing but the poll and its test: the short
- * waits of a user's loop end there. In a user's Jacobi kernel at 512^2 on an H200, a poll
- * loop that also counted its polls and tested for a pause cost 50-70 ns an iteration
- * against the bare loop (bench/micro/jacobi_barriers.cu, "+book"). The bounded loop below
- * follows; its first look comes 16 polls later than without this. */
-#define GS_SPIN_FAST_POLLS 16u
-
 /* The only spin in gridsync, written once for every wait that expands it (gs_wait_masked
  * below, gridsync/local.h): the statements of a function's body that return 0 once READY
  * (an expression polled again each time, with the shim's gs_poll_load) holds, else why
@@ -435,32 +428,30 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * take one acquire after the last (gridsync/multi.h, at system scope). */
 #define GS_BOUNDED_SPIN(READY, HEADER, LOOK) \
     GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, gs_poll_acquire())
-#define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                                         \
-    gs_polls_t gs_spin_polls = 0u;                                                                 \
-    gs_tick_t gs_spin_start = 0u;                                                                  \
-    gs_u32 gs_spin_backoff = 0u;                                                                   \
-    for (gs_u32 gs_spin_fast = GS_SPIN_FAST_POLLS; gs_spin_fast != 0u && !(READY); --gs_spin_fast) \
-        ;                                                                                          \
-    while (!(READY)) {                                                                             \
-        ++gs_spin_polls;                                                                           \
-        gs_pause(gs_spin_polls, gs_spin_backoff);                                                  \
-        if ((gs_spin_polls & 15u) != 0u)                                                           \
-            continue;                                                                              \
-        if (gs_spin_polls == 16u) {                                                                \
-            gs_spin_start = gs_ticks(gs_spin_polls);                                               \
-            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);                          \
-        } else {                                                                                   \
-            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]);                   \
-            if (gs_spin_backoff < gs_spin_cap) {                                                   \
-                gs_spin_backoff += gs_spin_backoff >> 1;                                           \
-                gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff : gs_spin_cap;   \
-            }                                                                                      \
-        }                                                                                          \
-        gs_u32 gs_spin_why = (LOOK);                                                               \
-        if (gs_spin_why != GS_ABORT_NONE)                                                          \
-            return gs_spin_why;                                                                    \
-    }                                                                                              \
-    ACQUIRE;                                                                                       \
+#define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                                       \
+    gs_polls_t gs_spin_polls = 0u;                                                               \
+    gs_tick_t gs_spin_start = 0u;                                                                \
+    gs_u32 gs_spin_backoff = 0u;                                                                 \
+    while (!(READY)) {                                                                           \
+        ++gs_spin_polls;                                                                         \
+        gs_pause(gs_spin_polls, gs_spin_backoff);                                                \
+        if ((gs_spin_polls & 15u) != 0u)                                                         \
+            continue;                                                                            \
+        if (gs_spin_polls == 16u) {                                                              \
+            gs_spin_start = gs_ticks(gs_spin_polls);                                             \
+            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);                        \
+        } else {                                                                                 \
+            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]);                 \
+            if (gs_spin_backoff < gs_spin_cap) {                                                 \
+                gs_spin_backoff += gs_spin_backoff >> 1;                                         \
+                gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff : gs_spin_cap; \
+            }                                                                                    \
+        }                                                                                        \
+        gs_u32 gs_spin_why = (LOOK);                                                             \
+        if (gs_spin_why != GS_ABORT_NONE)                                                        \
+            return gs_spin_why;                                                                  \
+    }                                                                                            \
+    ACQUIRE;                                                                                     \
     return GS_ABORT_NONE
 
 /* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */

@@ -245,29 +245,17 @@ GS_DEVICE void gs_st_relaxed_sys(gs_word *p, gs_u32 v)
  * (PTX: a fence.acquire after a relaxed read of a release is an acquire pattern).
  * ld.acquire would invalidate the SM's L1 (CCTL.IVALL) at every poll, under the feet of
  * every other block on the SM. */
-#ifdef GS_POLL_LD_ACQUIRE /* experiment (scripts/gpu.sh jacobi_pause): polls as cg's */
-#define gs_poll_load(p) gs_ld_acquire(p)
-#define gs_poll_acquire() ((void)0)
-#else
 #define gs_poll_load(p) gs_ld_relaxed(p)
 #define gs_poll_acquire() gs_fence_acquire()
-#endif
 
 /* Back off a little once a wait is slow (gs_wait passes 0 for its first 16 polls):
  * fewer requests queue at the L2 slice that holds the polled line, and the arrival that
- * ends the wait gets there sooner. GS_POLL_PAUSE_NS (compile time, default 0): a pause
- * after every failed poll before that too (an experiment of scripts/gpu.sh's
- * jacobi_pause stage). */
-#ifndef GS_POLL_PAUSE_NS
-#define GS_POLL_PAUSE_NS 0
-#endif
-#define gs_pause(polls, backoff_ns)        \
-    do {                                   \
-        (void)(polls);                     \
-        if (backoff_ns)                    \
-            __nanosleep(backoff_ns);       \
-        else if (GS_POLL_PAUSE_NS)         \
-            __nanosleep(GS_POLL_PAUSE_NS); \
+ * ends the wait gets there sooner. */
+#define gs_pause(polls, backoff_ns)  \
+    do {                             \
+        (void)(polls);               \
+        if (backoff_ns)              \
+            __nanosleep(backoff_ns); \
     } while (0)
 
 GS_DEVICE gs_u64 gs_globaltimer(void)
