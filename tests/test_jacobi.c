@@ -336,6 +336,10 @@ static void bad_input(void **state)
     /* 62^2 interior on 2 x 2 tiles of 31^2: twice (31 + 2)^2 floats */
     assert_int_equal(gsj_resident_bytes(64, 4), 2u * 33u * 33u * sizeof(float));
     assert_int_equal(gsj_resident_bytes(2, 4), 0);
+    size_t memory = 0;
+    assert_int_equal(gsj_group_memory(dev, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_group_memory(dev, &memory), GS_OK);
+    assert_true(memory >= gsj_resident_bytes(64, 4)); /* every device here runs 64^2 on 4 */
     assert_false(gsj_method_has_forms(GS_ALGO_RELAUNCH));
     assert_true(gsj_method_has_forms(GS_ALGO_FLIP) && gsj_method_has_forms(GS_ALGO_CG));
     assert_int_equal(gsj_run(dev, NULL, &r), GS_ERR_INVALID_ARGUMENT);

@@ -23,6 +23,8 @@ typedef struct gsj_backend {
     int (*supported)(gs_device *dev, gs_algo method);
     gs_status (*max_groups)(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                             unsigned *out);
+    /* The most group memory a group of the resident form may have, in bytes. */
+    gs_status (*group_memory)(gs_device *dev, size_t *out);
     /* Buffers, kernels, the barrier, a graph: everything outside the timed span. */
     gs_status (*open)(gsj_session *s);
     /* Loads the initial grid (untimed), then runs the T iterations: *ns their time. */

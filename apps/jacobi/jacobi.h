@@ -116,6 +116,11 @@ unsigned gsj_local_bands(unsigned n, unsigned groups);
  * (GS_LOCAL_MAX_VALUE of gridsync/local_state.h), and iters x bands tickets stay below
  * GS_LOCAL_END. */
 #define GSJ_LOCAL_MAX_ITERS GS_LOCAL_MAX_VALUE
+/* The most group memory one group may have on this device (CUDA: shared memory a block
+ * may opt in to; OpenCL: the device's local memory; cpu: no bound, SIZE_MAX): the
+ * resident form runs where gsj_resident_bytes is at most this, and gsj_run returns
+ * GS_ERR_UNSUPPORTED elsewhere. */
+gs_status gsj_group_memory(gs_device *dev, size_t *out);
 /* The bytes of group memory the resident form's kernel takes for an n x n grid on
  * `groups` groups: the largest tile of gsj_tiling, twice, with its halo ring. */
 size_t gsj_resident_bytes(unsigned n, unsigned groups);

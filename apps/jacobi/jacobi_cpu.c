@@ -2,6 +2,7 @@
  * gs_cpu_launch (the local form: gs_cpu_launch_local), time is the host's monotonic
  * clock around the launch(es). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -169,6 +170,13 @@ static gs_status cpu_max_groups(gs_device *dev, gs_algo method, gsj_form form, u
     return gs_device_max_groups(dev, group_size, out);
 }
 
+static gs_status cpu_group_memory(gs_device *dev, size_t *out)
+{
+    (void)dev; /* a team's share of an ordinary allocation */
+    *out = SIZE_MAX;
+    return GS_OK;
+}
+
 typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
     gs_local *L;     /* the local form's */
@@ -294,5 +302,5 @@ static void cpu_close(gsj_session *s)
     s->impl = NULL;
 }
 
-const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_open,
+const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_group_memory, cpu_open,
                                      cpu_run,       cpu_fetch,      cpu_close};

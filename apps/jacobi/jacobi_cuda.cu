@@ -98,6 +98,19 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form, 
     return GS_OK;
 }
 
+static gs_status cuda_group_memory(gs_device *dev, size_t *out)
+{
+    int ordinal = 0, bytes = 0;
+    gs_status st = gs_cuda_ordinal(dev, &ordinal);
+    if (st == GS_OK && cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                              ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        st = GS_ERR_NATIVE;
+    }
+    *out = (size_t)bytes;
+    return st;
+}
+
 struct cuda_impl {
     gs_barrier *bar;
     gs_local *L; /* the local form's */
@@ -172,6 +185,10 @@ static gs_status cuda_open(gsj_session *s)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
         return cuda_fail(s, e, "allocating the grids");
+    size_t most = 0;
+    if (shared_of(c) && (cuda_group_memory(s->dev, &most) != GS_OK || shared_of(c) > most))
+        return gsj_fail(s, GS_ERR_UNSUPPORTED, "resident tiles of %zu bytes: a block may have %zu",
+                        shared_of(c), most);
     if (shared_of(c) > 48u * 1024u) { /* above the default, a kernel must ask for it */
         e = cudaFuncSetAttribute(kernel_of(c->method, form_of(c)),
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_of(c));
@@ -325,5 +342,6 @@ static void cuda_close(gsj_session *s)
     s->impl = NULL;
 }
 
-extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_open,
-                                                 cuda_run,       cuda_fetch,      cuda_close};
+extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_group_memory,
+                                                 cuda_open,      cuda_run,        cuda_fetch,
+                                                 cuda_close};

@@ -122,10 +122,10 @@ __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
     gsj_resident(gs_word *state, float *a, float *b, unsigned n, unsigned iters, unsigned gx,
                  unsigned gy)
 {
-    extern __shared__ float gsj_group_memory[];
+    extern __shared__ float gsj_shared_tiles[];
     Barrier bar(state);
     gsj_tile t = gsj_tile_of(n, gx, gy, blockIdx.x);
-    float *s = gsj_group_memory, *d = s + (t.rows + 2u) * (t.cols + 2u);
+    float *s = gsj_shared_tiles, *d = s + (t.rows + 2u) * (t.cols + 2u);
     gsj_resident_load(a, n, t, s, d, threadIdx.x, blockDim.x);
     __syncthreads();
     for (unsigned k = 0;; ++k) {

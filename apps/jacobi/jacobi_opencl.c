@@ -60,6 +60,20 @@ static gs_status cl_max_groups(gs_device *dev, gs_algo method, gsj_form form, un
     return gs_device_max_groups(dev, group_size, out);
 }
 
+static gs_status cl_group_memory(gs_device *dev, size_t *out)
+{
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_device_id id;
+    cl_ulong bytes = 0;
+    gs_status st = gs_opencl_handles(dev, &ctx, &queue, &id);
+    if (st == GS_OK &&
+        clGetDeviceInfo(id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes, &bytes, NULL) != CL_SUCCESS)
+        st = GS_ERR_NATIVE;
+    *out = (size_t)bytes;
+    return st;
+}
+
 typedef struct cl_impl {
     cl_context ctx;
     cl_command_queue queue;
@@ -166,15 +180,12 @@ static gs_status cl_open(gsj_session *s)
             ? (st = gsj_local_open(s, &m->L)) != GS_OK
             : s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
-    cl_ulong local_bytes = 0;
-    if (gsj_runs_resident(s->cfg) &&
-        (clGetDeviceInfo(m->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_bytes, &local_bytes, NULL) !=
-             CL_SUCCESS ||
-         gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
+    size_t local_bytes = 0;
+    if (gsj_runs_resident(s->cfg) && (cl_group_memory(s->dev, &local_bytes) != GS_OK ||
+                                      gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
         return gsj_fail(s, GS_ERR_UNSUPPORTED,
-                        "resident tiles of %zu bytes: the device's local memory has %llu",
-                        gsj_resident_bytes(s->cfg->n, s->cfg->groups),
-                        (unsigned long long)local_bytes);
+                        "resident tiles of %zu bytes: the device's local memory has %zu",
+                        gsj_resident_bytes(s->cfg->n, s->cfg->groups), local_bytes);
     if ((st = build(s, m)) != GS_OK)
         return st;
     if (s->cfg->method == GS_ALGO_RELAUNCH) {
@@ -306,5 +317,5 @@ static void cl_close(gsj_session *s)
     s->impl = NULL;
 }
 
-const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_open,
+const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_group_memory, cl_open,
                                         cl_run,       cl_fetch,      cl_close};

@@ -147,6 +147,14 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
                           group_size, out);
 }
 
+gs_status gsj_group_memory(gs_device *dev, size_t *out)
+{
+    const gsj_backend *be = backend_of(dev);
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    return be == NULL ? GS_ERR_UNSUPPORTED : be->group_memory(dev, out);
+}
+
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;

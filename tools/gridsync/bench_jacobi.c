@@ -151,6 +151,16 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
             if (!o->n_groups && gsj_max_groups(dev, ms[m], form, block, &bound) == GS_OK && bound &&
                 groups > bound)
                 groups = bound;
+            size_t most = 0; /* the resident form's tiles must fit a group's memory */
+            if (form == GSJ_FORM_RESIDENT && gsj_method_has_forms(ms[m]) &&
+                (gsj_group_memory(dev, &most) != GS_OK ||
+                 gsj_resident_bytes(z->n, groups) > most)) {
+                cli_progress("jacobi %u^2 x %u: %s resident at %u groups skipped: tiles of %zu "
+                             "bytes, a group's memory has %zu",
+                             z->n, z->iters, gs_algo_name(ms[m]), groups,
+                             gsj_resident_bytes(z->n, groups), most);
+                continue;
+            }
             int seen = 0;
             for (unsigned k = 0; k < n_done[m]; ++k)
                 seen |= done[m][k] == groups;
