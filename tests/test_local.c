@@ -602,6 +602,22 @@ static void host_api_refuses_bad_arguments(void **unused)
                      GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_create_tagged(NULL, 1, 1, &L), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_create_tagged(dev, 1, 1, NULL), GS_ERR_INVALID_ARGUMENT);
+    L = (gs_local *)&words; /* create_with: a bad bound refused before anything, *out NULL */
+    assert_int_equal(gs_local_create_with(dev, 4, 0, 3600001u, &L), GS_ERR_INVALID_ARGUMENT);
+    assert_null(L);
+    assert_int_equal(gs_local_create_with(dev, 0, 0, 5, &L), GS_ERR_INVALID_ARGUMENT);
+    assert_null(L);
+    assert_int_equal(gs_local_create_with(dev, 4, 0, 3600001u, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_local_create_with(dev, 2, 3, 777, &L), GS_OK);
+    assert_int_equal(gs_local_get_timeout(L, &ms), GS_OK);
+    assert_int_equal(ms, 777u);
+    assert_int_equal(gs_local_get_tagged(L, &words), GS_OK);
+    assert_int_equal(words, 3u);
+    gs_local_destroy(L);
+    assert_int_equal(gs_local_create_with(dev, 2, 0, 0, &L), GS_OK); /* 0: the default */
+    assert_int_equal(gs_local_get_timeout(L, &ms), GS_OK);
+    assert_true(ms >= 1u);
+    gs_local_destroy(L);
     assert_int_equal(gs_local_get_tagged(NULL, &words), GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_local_create_tagged(dev, 0, 5, &L), GS_OK);
     assert_int_equal(gs_local_get_tagged(L, NULL), GS_ERR_INVALID_ARGUMENT);

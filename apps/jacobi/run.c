@@ -64,9 +64,7 @@ gs_status gsj_local_open(gsj_session *s, gs_local **out)
 {
     gs_local *L = NULL;
     unsigned bands = gsj_local_bands(s->cfg->n, s->cfg->groups);
-    gs_status st = gs_local_create(s->dev, bands, &L);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_local_set_timeout(L, s->cfg->timeout_ms);
+    gs_status st = gs_local_create_with(s->dev, bands, 0, s->cfg->timeout_ms, &L);
     if (st == GS_OK)
         st = gs_local_get_words(L, NULL, &s->result->state_bytes);
     if (st != GS_OK) {

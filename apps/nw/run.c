@@ -129,10 +129,8 @@ gs_status nw_local_open(nw_session *s, gs_local **out)
     gs_local *L = NULL;
     int tagged = s->cfg->scheme == NW_LOCAL_TAGGED;
     unsigned words = tagged ? nw_tagged_words(s->R, s->cfg->tile) : nw_variant_words(s->cfg, s->R);
-    gs_status st =
-        tagged ? gs_local_create_tagged(s->dev, 0, words, &L) : gs_local_create(s->dev, words, &L);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_local_set_timeout(L, s->cfg->timeout_ms);
+    gs_status st = gs_local_create_with(s->dev, tagged ? 0 : words, tagged ? words : 0,
+                                        s->cfg->timeout_ms, &L);
     if (st == GS_OK)
         st = gs_local_get_words(L, NULL, &s->result->state_bytes);
     if (st != GS_OK) {

@@ -59,9 +59,8 @@ gs_status gsr_local_open(gsr_session *s, gs_local **out)
 {
     gs_local *L = NULL;
     unsigned words = 0;
-    gs_status st = gs_local_create(s->dev, s->shape.rows * s->shape.cols, &L);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_local_set_timeout(L, s->cfg->timeout_ms);
+    gs_status st =
+        gs_local_create_with(s->dev, s->shape.rows * s->shape.cols, 0, s->cfg->timeout_ms, &L);
     if (st == GS_OK)
         st = gs_local_get_words(L, &words, &s->result->state_bytes);
     if (st != GS_OK) {

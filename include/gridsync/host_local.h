@@ -47,6 +47,11 @@ GS_API gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
  * gs_local_prepare clears them when the epoch wraps, as it does the progress words. */
 GS_API gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged,
                                         gs_local **out);
+/* Either of the above with its wait bound in one call: `timeout_ms` 0 for the default (as
+ * gs_local_create), else 1 to 3600000 (else GS_ERR_INVALID_ARGUMENT, *out NULL): what an
+ * application that takes a timeout option writes once instead of create, set, destroy. */
+GS_API gs_status gs_local_create_with(gs_device *dev, unsigned words, unsigned tagged,
+                                      unsigned timeout_ms, gs_local **out);
 GS_API gs_status gs_local_destroy(gs_local *L);
 
 /* How long one wait may last, 1 to 3600000 ms (else GS_ERR_INVALID_ARGUMENT). Takes

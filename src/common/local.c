@@ -80,6 +80,21 @@ gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
     return words == 0 ? GS_ERR_INVALID_ARGUMENT : gs_local_create_tagged(dev, words, 0, out);
 }
 
+gs_status gs_local_create_with(gs_device *dev, unsigned words, unsigned tagged, unsigned timeout_ms,
+                               gs_local **out)
+{
+    if (out && timeout_ms > 3600000u) /* found before anything is allocated */
+        *out = NULL;
+    if (timeout_ms > 3600000u)
+        return GS_ERR_INVALID_ARGUMENT;
+    gs_status s = gs_local_create_tagged(dev, words, tagged, out);
+    if (s == GS_OK && timeout_ms && (s = gs_local_set_timeout(*out, timeout_ms)) != GS_OK) {
+        gs_local_destroy(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 gs_status gs_local_destroy(gs_local *L)
 {
     if (!L)
