@@ -38,41 +38,50 @@ GSJ_FN unsigned gsj_resident_floats(unsigned rows, unsigned cols)
     return 2u * (rows + 2u) * (cols + 2u);
 }
 
+/* The cells of a rows x cols rectangle that work-item `first` of `stride` takes, row-major
+ * (i, j from its corner; k its index), advancing by addition, not division: BODY for
+ * each. None where the rectangle is empty. */
+#define GSJ_RECT_WALK(rows, cols, first, stride, BODY)                 \
+    do {                                                               \
+        unsigned wc_ = (cols) ? (cols) : 1u, cells_ = (rows) * (cols); \
+        unsigned i = (first) / wc_, j = (first)-i * wc_;               \
+        unsigned di_ = (stride) / wc_, dj_ = (stride)-di_ * wc_;       \
+        for (unsigned k = (first); k < cells_; k += (stride)) {        \
+            BODY;                                                      \
+            i += di_;                                                  \
+            j += dj_;                                                  \
+            if (j >= wc_) {                                            \
+                j -= wc_;                                              \
+                ++i;                                                   \
+            }                                                          \
+        }                                                              \
+    } while (0)
+
 /* The tile and its whole ring (corners too, unused) from global grid g into both copies,
  * m and m2: the ring's cells on the fixed edge are never loaded again. */
 GSJ_FN void gsj_resident_load(const GSJ_GLOBAL float *g, unsigned n, gsj_tile t, GSJ_LOCAL float *m,
                               GSJ_LOCAL float *m2, unsigned first, unsigned stride)
 {
-    unsigned w = t.cols + 2u, cells = t.rows && t.cols ? (t.rows + 2u) * w : 0u;
-    unsigned i = first / w, j = first - i * w, di = stride / w, dj = stride - di * w;
-    for (unsigned k = first; k < cells; k += stride) {
-        m[k] = m2[k] = g[(t.row - 1u + i) * n + t.col - 1u + j];
-        i += di;
-        j += dj;
-        if (j >= w) {
-            j -= w;
-            ++i;
-        }
-    }
+    unsigned rows = t.rows && t.cols ? t.rows + 2u : 0u;
+    GSJ_RECT_WALK(rows, t.cols + 2u, first, stride,
+                  m[k] = m2[k] = g[(t.row - 1u + i) * n + t.col - 1u + j]);
 }
 
-/* (1): every cell of the tile from s into d, in group memory, row-major over the group's
- * work-items (advancing by addition). */
+/* (1): every cell of the tile from s into d, in group memory. */
 GSJ_FN void gsj_resident_cells(const GSJ_LOCAL float *s, GSJ_LOCAL float *d, gsj_tile t,
                                unsigned first, unsigned stride)
 {
-    unsigned w = t.cols + 2u, cols = t.cols ? t.cols : 1u, cells = t.rows * t.cols;
-    unsigned i = first / cols, j = first - i * cols, di = stride / cols, dj = stride - di * cols;
-    for (unsigned k = first; k < cells; k += stride) {
-        unsigned c = (i + 1u) * w + j + 1u;
-        d[c] = GSJ_AVERAGE(s[c - 1u], s[c + 1u], s[c - w], s[c + w]);
-        i += di;
-        j += dj;
-        if (j >= cols) {
-            j -= cols;
-            ++i;
-        }
-    }
+    unsigned w = t.cols + 2u;
+    GSJ_RECT_WALK(t.rows, t.cols, first, stride, unsigned c = (i + 1u) * w + j + 1u;
+                  d[c] = GSJ_AVERAGE(s[c - 1u], s[c + 1u], s[c - w], s[c + w]));
+}
+
+/* After the last iteration: the whole tile of m into global grid g. */
+GSJ_FN void gsj_resident_store(const GSJ_LOCAL float *m, GSJ_GLOBAL float *g, unsigned n,
+                               gsj_tile t, unsigned first, unsigned stride)
+{
+    GSJ_RECT_WALK(t.rows, t.cols, first, stride,
+                  g[(t.row + i) * n + t.col + j] = m[(i + 1u) * (t.cols + 2u) + j + 1u]);
 }
 
 /* (2): the tile's perimeter cells of m into global grid g. */
@@ -106,23 +115,6 @@ GSJ_FN void gsj_resident_halo(const GSJ_GLOBAL float *g, GSJ_LOCAL float *m, uns
             j = q < lefts ? 0u : t.cols + 1u;
         }
         m[i * (t.cols + 2u) + j] = g[(t.row - 1u + i) * n + t.col - 1u + j];
-    }
-}
-
-/* After the last iteration: the whole tile of m into global grid g. */
-GSJ_FN void gsj_resident_store(const GSJ_LOCAL float *m, GSJ_GLOBAL float *g, unsigned n,
-                               gsj_tile t, unsigned first, unsigned stride)
-{
-    unsigned w = t.cols + 2u, cols = t.cols ? t.cols : 1u, cells = t.rows * t.cols;
-    unsigned i = first / cols, j = first - i * cols, di = stride / cols, dj = stride - di * cols;
-    for (unsigned k = first; k < cells; k += stride) {
-        g[(t.row + i) * n + t.col + j] = m[(i + 1u) * w + j + 1u];
-        i += di;
-        j += dj;
-        if (j >= cols) {
-            j -= cols;
-            ++i;
-        }
     }
 }
 
