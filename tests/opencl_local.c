@@ -100,10 +100,11 @@ static long run(gs_local *L, size_t groups, unsigned silent, gs_status *verdict)
     clSetKernelArg(kernel, 2, sizeof cols, &cols);
     clSetKernelArg(kernel, 3, sizeof part, &part);
     clSetKernelArg(kernel, 4, sizeof silent, &silent);
-    assert_int_equal(gs_local_prepare(L, queue), GS_OK);
-    size_t global = groups * ITEMS, local = ITEMS;
-    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
-    *verdict = gs_local_collect(L, queue);
+    size_t size = ITEMS;
+    double ns = -1.0;
+    *verdict = gs_opencl_launch_local(L, kernel, 1, &groups, &size, &ns);
+    err = *verdict == GS_ERR_NATIVE ? CL_INVALID_OPERATION : CL_SUCCESS;
+    assert_true(*verdict != GS_OK || ns > 0.0); /* a launch that ran has its device time */
     cl_uint *h = malloc(bytes);
     assert_non_null(h);
     clEnqueueReadBuffer(queue, part, CL_TRUE, 0, bytes, h, 0, NULL, NULL);
@@ -160,6 +161,39 @@ static void silent_producer_names_its_word(void **unused)
     gs_local_destroy(L);
 }
 
+/* gs_opencl_launch_local refuses what it cannot launch, before anything runs. */
+static void launch_local_refuses_bad_input(void **unused)
+{
+    (void)unused;
+    gs_local *L = NULL, *on_cpu = NULL;
+    gs_device *cpu = NULL;
+    assert_int_equal(gs_local_create(dev, ROWS * COLS, &L), GS_OK);
+    size_t groups = 2, size = ITEMS, none = 0, huge = (size_t)1 << 40;
+    double ns = -1.0;
+    assert_int_equal(gs_opencl_launch_local(NULL, kernel, 1, &groups, &size, &ns),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_true(ns == 0.0); /* cleared first */
+    assert_int_equal(gs_opencl_launch_local(L, NULL, 1, &groups, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_launch_local(L, kernel, 0, &groups, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_launch_local(L, kernel, 4, &groups, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_launch_local(L, kernel, 1, NULL, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_launch_local(L, kernel, 1, &none, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_launch_local(L, kernel, 1, &groups, &huge, NULL),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_device_open(GS_BACKEND_CPU, 0, &cpu), GS_OK);
+    assert_int_equal(gs_local_create(cpu, 4, &on_cpu), GS_OK);
+    assert_int_equal(gs_opencl_launch_local(on_cpu, kernel, 1, &groups, &size, NULL),
+                     GS_ERR_INVALID_ARGUMENT); /* another back end's state */
+    gs_local_destroy(on_cpu);
+    gs_device_close(cpu);
+    gs_local_destroy(L);
+}
+
 int main(void)
 {
     gs_device *probe = NULL;
@@ -171,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wavefront_reused_state),
         cmocka_unit_test(silent_producer_names_its_word),
+        cmocka_unit_test(launch_local_refuses_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -242,24 +242,13 @@ static gs_status relaunch(gsj_session *s, cl_impl *m, double *ns)
     return st;
 }
 
-/* The local form: prepare (a new epoch), an ordinary launch, the verdict. */
+/* The local form: an ordinary launch of any grid on the state (gs_opencl_launch_local: a
+ * new epoch, the launch, the verdict). */
 static gs_status run_local(gsj_session *s, cl_impl *m, double *ns)
 {
-    size_t local = s->cfg->group_size, global = (size_t)s->cfg->groups * local;
-    cl_event ev = NULL;
-    gs_status st = gs_local_prepare(m->L, m->queue);
-    if (st != GS_OK)
-        return gsj_fail(s, st, "gs_local_prepare");
-    cl_int err =
-        clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, &ev);
-    st = gsj_local_verdict(s, m->L, gs_local_collect(m->L, m->queue));
-    if (err != CL_SUCCESS)
-        st = cl_fail(s, err, "clEnqueueNDRangeKernel (local)");
-    if (st == GS_OK)
-        st = span(s, ev, ev, ns);
-    if (ev)
-        clReleaseEvent(ev);
-    return st;
+    size_t groups = s->cfg->groups, size = s->cfg->group_size;
+    return gsj_local_verdict(s, m->L,
+                             gs_opencl_launch_local(m->L, m->kernel, 1, &groups, &size, ns));
 }
 
 static gs_status cl_run(gsj_session *s, double *ns)

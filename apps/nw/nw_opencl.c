@@ -228,23 +228,13 @@ static gs_status relaunch(nw_session *s, cl_impl *m, double *ns)
     return st;
 }
 
-/* The local scheme: prepare, an ordinary launch of any number of groups, collect. */
+/* The local scheme: an ordinary launch of any number of groups on the state
+ * (gs_opencl_launch_local: a new epoch, the launch, the verdict). */
 static gs_status run_local(nw_session *s, cl_impl *m, double *ns)
 {
-    size_t local = s->cfg->tile, global = (size_t)s->cfg->groups * local;
-    cl_event ev = NULL;
-    gs_status st = gs_local_prepare(m->L, m->queue);
-    if (st != GS_OK)
-        return nw_fail(s, st, "gs_local_prepare");
-    cl_int err =
-        clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, &ev);
-    st = gs_local_collect(m->L, m->queue); /* waits for the queue */
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clEnqueueNDRangeKernel (local)");
+    size_t groups = s->cfg->groups, size = s->cfg->tile;
+    gs_status st = gs_opencl_launch_local(m->L, m->kernel, 1, &groups, &size, ns);
     s->result->launches = 1;
-    if (st == GS_OK)
-        st = span(s, ev, ev, ns);
-    clReleaseEvent(ev);
     return nw_local_verdict(s, m->L, st);
 }
 

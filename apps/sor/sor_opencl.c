@@ -187,22 +187,13 @@ static gs_status relaunch(gsr_session *s, cl_impl *m, double *ns)
     return st;
 }
 
-/* The local scheme: prepare (a new epoch), an ordinary launch, the verdict. */
+/* The local scheme: an ordinary launch of any grid on the state (gs_opencl_launch_local:
+ * a new epoch, the launch, the verdict). */
 static gs_status local(gsr_session *s, cl_impl *m, double *ns)
 {
-    cl_event ev = NULL;
-    gs_status st = gs_local_prepare(m->L, m->queue);
-    if (st != GS_OK)
-        return gsr_fail(s, st, "gs_local_prepare");
-    cl_int err = enqueue(s, m, &ev);
-    st = gsr_local_verdict(s, m->L, gs_local_collect(m->L, m->queue));
-    if (err != CL_SUCCESS)
-        st = cl_fail(s, err, "clEnqueueNDRangeKernel (local)");
-    if (st == GS_OK)
-        st = span(s, ev, ev, ns);
-    if (ev)
-        clReleaseEvent(ev);
-    return st;
+    size_t groups = s->cfg->groups, size = s->cfg->tile;
+    return gsr_local_verdict(s, m->L,
+                             gs_opencl_launch_local(m->L, m->kernel, 1, &groups, &size, ns));
 }
 
 static gs_status cl_run(gsr_session *s, double *ns)

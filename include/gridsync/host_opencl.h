@@ -46,6 +46,7 @@
 #include <CL/cl.h>
 
 #include "gridsync.h"
+#include "gridsync/host_local.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,6 +99,19 @@ GS_API gs_status gs_opencl_launch(gs_barrier *b, cl_kernel kernel, cl_uint work_
 GS_API gs_status gs_opencl_launch_async(gs_barrier *b, cl_kernel kernel, cl_command_queue queue,
                                         cl_uint work_dim, const size_t *groups,
                                         const size_t *group_size);
+
+/* Launches a kernel of local synchronization (gridsync/local.h) on the state of L, whose
+ * arguments are set, as gs_opencl_launch shapes a grid, on the device's queue, and waits
+ * for it: gs_local_prepare, the launch, gs_local_collect's verdict (GS_ERR_TIMEOUT with
+ * gs_local_abort_info, GS_ERR_BAD_STATE when the kernel never began the state). Any
+ * number of groups: local synchronization needs no co-residency. GS_ERR_INVALID_ARGUMENT
+ * for a NULL argument, a state of another back end, a bad shape or a group larger than
+ * the kernel allows; GS_ERR_NATIVE when OpenCL fails. elapsed_ns (may be NULL) receives
+ * the kernel's device time from profiling events. The cpu back end's twin is
+ * gs_cpu_launch_local (gridsync/host_cpu.h). */
+GS_API gs_status gs_opencl_launch_local(gs_local *L, cl_kernel kernel, cl_uint work_dim,
+                                        const size_t *groups, const size_t *group_size,
+                                        double *elapsed_ns);
 
 #ifdef __cplusplus
 }
