@@ -12,7 +12,8 @@
  *     gs_local_destroy(L);
  *
  * Local synchronization needs no co-residency, so the kernel is launched the ordinary
- * way (CUDA <<<>>> or cudaLaunchKernel, clEnqueueNDRangeKernel; on the cpu back end
+ * way (CUDA <<<>>> or cudaLaunchKernel, clEnqueueNDRangeKernel or gs_opencl_launch_local
+ * of gridsync/host_opencl.h, which also prepares and collects; on the cpu back end
  * gs_cpu_launch_local of gridsync/host_cpu.h), with any number of groups. `stream` is a
  * cudaStream_t (NULL: the legacy default stream), a cl_command_queue (NULL: the one of
  * gs_opencl_handles), ignored on the cpu. gs_local_prepare is enqueued in the stream's
