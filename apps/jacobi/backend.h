@@ -45,13 +45,9 @@ extern const gsj_backend gsj_cuda_backend;
 /* The methods no gridsync barrier runs: the app's own baselines. */
 int gsj_is_baseline(gs_algo method);
 
-/* Whether the configuration runs the split form's kernel (a persistent kernel in
- * GSJ_FORM_SPLIT; the relaunch baselines ignore the form). */
-int gsj_runs_split(const gsj_config *c);
-
-/* Whether the configuration runs the local form's kernel, the resident form's. */
-int gsj_runs_local(const gsj_config *c);
-int gsj_runs_resident(const gsj_config *c);
+/* The form of the kernel a configuration runs: its form, or the sync form for the
+ * relaunch baselines, which have none (they run the one-iteration kernel). */
+gsj_form gsj_kernel_form(const gsj_config *c);
 /* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
  * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
  * made at gs_barrier_create). */

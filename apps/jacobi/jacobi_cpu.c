@@ -198,9 +198,9 @@ static gs_status cpu_open(gsj_session *s)
     m->b = malloc(cells * sizeof *m->b);
     if (m->a == NULL || m->b == NULL)
         return GS_ERR_OUT_OF_MEMORY;
-    if (gsj_runs_local(s->cfg))
+    if (gsj_kernel_form(s->cfg) == GSJ_FORM_LOCAL)
         return gsj_local_open(s, &m->L);
-    if (gsj_runs_resident(s->cfg) &&
+    if (gsj_kernel_form(s->cfg) == GSJ_FORM_RESIDENT &&
         (m->group_memory =
              malloc(gsj_resident_bytes(s->cfg->n, s->cfg->groups) * s->cfg->groups)) == NULL)
         return GS_ERR_OUT_OF_MEMORY;
@@ -267,10 +267,7 @@ static gs_status cpu_run(gsj_session *s, double *ns)
         return st == GS_OK ? GS_OK : gsj_fail(s, st, "thrd_create");
     }
     st = gs_cpu_launch(m->bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
-                       persistent_of(c->method, gsj_runs_split(c)      ? GSJ_FORM_SPLIT
-                                                : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
-                                                                       : GSJ_FORM_SYNC),
-                       &job);
+                       persistent_of(c->method, gsj_kernel_form(c)), &job);
     *ns = now_ns() - t0;
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cpu_launch(%u x %u)", c->groups, c->group_size);

@@ -42,19 +42,10 @@ static const void *kernel_of(gs_algo method, gsj_form form)
     return NULL;
 }
 
-/* The form a configuration's kernel is of. */
-static gsj_form form_of(const gsj_config *c)
-{
-    return gsj_runs_local(c)      ? GSJ_FORM_LOCAL
-           : gsj_runs_split(c)    ? GSJ_FORM_SPLIT
-           : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
-                                  : GSJ_FORM_SYNC;
-}
-
 /* The dynamic shared memory a configuration's kernel takes (the resident form's tiles). */
 static size_t shared_of(const gsj_config *c)
 {
-    return gsj_runs_resident(c) ? gsj_resident_bytes(c->n, c->groups) : 0u;
+    return gsj_kernel_form(c) == GSJ_FORM_RESIDENT ? gsj_resident_bytes(c->n, c->groups) : 0u;
 }
 
 static int cuda_supported(gs_device *dev, gs_algo method)
@@ -190,17 +181,16 @@ static gs_status cuda_open(gsj_session *s)
         return gsj_fail(s, GS_ERR_UNSUPPORTED, "resident tiles of %zu bytes: a block may have %zu",
                         shared_of(c), most);
     if (shared_of(c) > 48u * 1024u) { /* above the default, a kernel must ask for it */
-        e = cudaFuncSetAttribute(kernel_of(c->method, form_of(c)),
+        e = cudaFuncSetAttribute(kernel_of(c->method, gsj_kernel_form(c)),
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_of(c));
-        if (e != cudaSuccess) /* more than a block may have: the tiles do not fit */
-            return gsj_fail(s, (cudaGetLastError(), GS_ERR_UNSUPPORTED),
-                            "resident tiles of %zu bytes: %s", shared_of(c), cudaGetErrorString(e));
+        if (e != cudaSuccess)
+            return cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
     }
     if (c->method == GS_ALGO_RELAUNCH_GRAPH)
         return capture(s, m);
     if (gsj_is_baseline(c->method))
         return GS_OK;
-    if (gsj_runs_local(c)) {
+    if (gsj_kernel_form(c) == GSJ_FORM_LOCAL) {
         if ((st = gsj_local_open(s, &m->L)) != GS_OK)
             return st;
         st = gs_local_native(m->L, &m->state);
@@ -237,7 +227,7 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
         gsj_tiling(c->groups, &gx, &gy);
         gs_word *none = NULL;
         void *args[] = {&none, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
-        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, form_of(c)), dim3(c->groups),
+        e = cudaLaunchCooperativeKernel(kernel_of(GS_ALGO_CG, gsj_kernel_form(c)), dim3(c->groups),
                                         dim3(c->group_size), args, shared_of(c), m->stream);
     } else if (c->method == GS_ALGO_RELAUNCH_GRAPH) {
         e = cudaGraphLaunch(m->exec, m->stream);
@@ -293,9 +283,9 @@ static gs_status cuda_run(gsj_session *s, double *ns)
     unsigned n = c->n, iters = c->iters, gx, gy;
     gsj_tiling(c->groups, &gx, &gy);
     void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
-    gs_status st =
-        gs_cuda_launch_timed(m->bar, kernel_of(c->method, form_of(c)), GS_DIM3_1D(c->groups),
-                             GS_DIM3_1D(c->group_size), shared_of(c), args, m->stream, ns);
+    gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method, gsj_kernel_form(c)),
+                                        GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
+                                        shared_of(c), args, m->stream, ns);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }

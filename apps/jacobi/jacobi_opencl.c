@@ -36,15 +36,6 @@ static const char *persistent_of(gs_algo method, gsj_form form)
     return NULL;
 }
 
-/* The form a configuration's kernel is of. */
-static gsj_form form_of(const gsj_config *c)
-{
-    return gsj_runs_local(c)      ? GSJ_FORM_LOCAL
-           : gsj_runs_split(c)    ? GSJ_FORM_SPLIT
-           : gsj_runs_resident(c) ? GSJ_FORM_RESIDENT
-                                  : GSJ_FORM_SYNC;
-}
-
 static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GS_ALGO_RELAUNCH)
@@ -136,6 +127,7 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
 {
     cl_uint n = s->cfg->n, iters = s->cfg->iters, gx, gy;
     gsj_tiling(s->cfg->groups, &gx, &gy);
+    gsj_form form = gsj_kernel_form(s->cfg);
     cl_int err;
     if (s->cfg->method == GS_ALGO_RELAUNCH) {
         const size_t sz[3] = {sizeof(cl_mem), sizeof(cl_mem), sizeof n};
@@ -154,12 +146,10 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
                               sizeof iters,   sizeof gx,      sizeof gy};
         const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx,
                             &gy};
-        err = set_args(m->kernel,
-                       gsj_runs_split(s->cfg) || gsj_runs_resident(s->cfg) ? 7
-                       : m->L                                              ? 6
-                                                                           : 5,
-                       sz, v);
-        if (err == CL_SUCCESS && gsj_runs_resident(s->cfg))
+        /* sync: state, a, b, n, iters; local: and bands; split, resident: and gx, gy */
+        cl_uint count = form == GSJ_FORM_SYNC ? 5 : form == GSJ_FORM_LOCAL ? 6 : 7;
+        err = set_args(m->kernel, count, sz, v);
+        if (err == CL_SUCCESS && form == GSJ_FORM_RESIDENT)
             err = clSetKernelArg(m->kernel, 7, gsj_resident_bytes(n, s->cfg->groups), NULL);
     }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
@@ -176,13 +166,14 @@ static gs_status cl_open(gsj_session *s)
     gs_status st = gs_opencl_handles(s->dev, &m->ctx, &m->queue, &m->id);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_opencl_handles");
-    if (gsj_runs_local(s->cfg)
+    if (gsj_kernel_form(s->cfg) == GSJ_FORM_LOCAL
             ? (st = gsj_local_open(s, &m->L)) != GS_OK
             : s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
     size_t local_bytes = 0;
-    if (gsj_runs_resident(s->cfg) && (cl_group_memory(s->dev, &local_bytes) != GS_OK ||
-                                      gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
+    if (gsj_kernel_form(s->cfg) == GSJ_FORM_RESIDENT &&
+        (cl_group_memory(s->dev, &local_bytes) != GS_OK ||
+         gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
         return gsj_fail(s, GS_ERR_UNSUPPORTED,
                         "resident tiles of %zu bytes: the device's local memory has %zu",
                         gsj_resident_bytes(s->cfg->n, s->cfg->groups), local_bytes);
@@ -192,7 +183,7 @@ static gs_status cl_open(gsj_session *s)
         if ((st = make_kernel(s, m, "gsj_step", &m->kernel)) != GS_OK ||
             (st = make_kernel(s, m, "gsj_step", &m->back)) != GS_OK)
             return st;
-    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method, form_of(s->cfg)),
+    } else if ((st = make_kernel(s, m, persistent_of(s->cfg->method, gsj_kernel_form(s->cfg)),
                                  &m->kernel)) != GS_OK) {
         return st;
     }

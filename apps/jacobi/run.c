@@ -16,16 +16,9 @@ int gsj_method_has_forms(gs_algo method)
     return method != GS_ALGO_RELAUNCH && method != GS_ALGO_RELAUNCH_GRAPH;
 }
 
-int gsj_runs_split(const gsj_config *c)
+gsj_form gsj_kernel_form(const gsj_config *c)
 {
-    return c->form == GSJ_FORM_SPLIT && gsj_method_has_forms(c->method);
-}
-
-int gsj_runs_local(const gsj_config *c) { return c->form == GSJ_FORM_LOCAL; }
-
-int gsj_runs_resident(const gsj_config *c)
-{
-    return c->form == GSJ_FORM_RESIDENT && gsj_method_has_forms(c->method);
+    return gsj_method_has_forms(c->method) ? c->form : GSJ_FORM_SYNC;
 }
 
 int gsj_method_in_form(gs_algo method, gsj_form form)

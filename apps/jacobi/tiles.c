@@ -2,6 +2,8 @@
  * resident form's group memory, the local form's bands. No back end needed (the
  * micro-benchmark bench/micro/jacobi_barriers.cu builds it alone). */
 #include "jacobi.h"
+#include "jacobi_step.h"
+#include "jacobi_resident.h"
 
 /* The interior is square: the divisor of `groups` nearest its square root from below. */
 void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy)
@@ -20,8 +22,8 @@ size_t gsj_resident_bytes(unsigned n, unsigned groups)
     if (n < GSJ_MIN_N || groups == 0)
         return 0;
     gsj_tiling(groups, &gx, &gy);
-    size_t rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
-    return 2u * (rows + 2u) * (cols + 2u) * sizeof(float);
+    unsigned rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
+    return (size_t)gsj_resident_floats(rows, cols) * sizeof(float);
 }
 
 unsigned gsj_local_bands(unsigned n, unsigned groups)

@@ -53,7 +53,6 @@ struct hand_cg {
         __syncthreads();
         return 0u;
     }
-    typedef gs_u32 token;
 };
 
 /* flip's algorithm, bare: the last arriver does not poll; ACQ_POLLS: acquire polls (the
@@ -136,7 +135,6 @@ struct hand_flip {
             ++slot()->episode;
         return why;
     }
-    typedef gs_u32 token;
 };
 
 typedef void (*kernel_fn)(gs_word *, float *, float *, unsigned, unsigned, unsigned, unsigned);
