@@ -3,12 +3,13 @@
  * T iterations on an N x N grid with every method: each barrier protocol and auto in
  * one persistent kernel, and the baselines a user would write instead: cg (CUDA's
  * grid.sync()), relaunch (a launch per iteration) and relaunch-graph (those launches
- * in a CUDA graph). Each persistent method runs in both forms (--form, jacobi.h): sync, a
- * barrier between iterations, and split, a tile per group whose inner cells hide the
+ * in a CUDA graph). Each persistent method runs in every form --form names (jacobi.h):
+ * sync, a barrier between iterations; split, a tile per group whose inner cells hide the
  * barrier (cg: the same tiles with grid.sync(), to tell the tiling's effect from the
- * overlap's); the relaunch baselines have no form and run once. The local form (bands
- * that wait only for their neighbours, gridsync's local synchronization) has no barrier
- * and runs as `auto` alone; its ratios are to the sync form's cg. Every configuration's
+ * overlap's); resident, the tiles kept in group memory (skipped where they do not fit
+ * it). The relaunch baselines have no form and run once. The local form (bands that
+ * wait only for their neighbours, gridsync's local synchronization) has no barrier and
+ * runs as `auto` alone; its ratios are to the sync form's cg. Every configuration's
  * result is first compared with a sequential reference (exactly); one that differs is
  * FAIL and not timed.
  *
