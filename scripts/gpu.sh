@@ -161,7 +161,10 @@ if [ -z "$CUDA_BARRIER" ] && [ -f "$BUILD/src/libgridsync_all.a" ]; then
         fi
     }
     export -f build_tests
-    stage build_tests 240 build_tests
+    # an experiment's run (GS_GPU_ONLY naming no CUDA test) skips their build: ~30 s
+    case ",${GS_GPU_ONLY:-cuda}," in
+    *cuda* | *example*) stage build_tests 240 build_tests ;;
+    esac
     CUDA_BARRIER="$WORK/cuda_barrier"
     CUDA_WEAK="$WORK/cuda_weak"
     CUDA_USER_API="$WORK/cuda_user_api"

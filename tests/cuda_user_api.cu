@@ -4,7 +4,8 @@
  * million wrong reads, 96 then 1000 a false timeout); 2-D grids of 2-D blocks; an
  * asynchronous launch that times out, and one that is busy; a CUDA graph that holds a
  * launch, replayed; a kernel handed another barrier's state; a last barrier that only
- * block 0 waits for (the others arrive and return). Each kernel: every thread
+ * block 0 waits for (the others arrive and return); the last arriver's barrier
+ * (gs_arrive_last_<p>), where only the block that completed the episode reads. Each kernel: every thread
  * writes a value per episode, the barrier, then it reads what a thread of the next block
  * wrote and counts the wrong ones. Exits 77 without a CUDA device. */
 #include <cuda_runtime.h>
@@ -71,6 +72,33 @@ MP_KERNEL(auto)
 GS_PROTOCOLS_SHARED(AO_KERNEL_OF)
 AO_KERNEL(auto)
 
+/* The last arriver's barrier: the last block writes ~20 us late (so it arrives last: an
+ * episode completed one arrival early would be read before its write); the block told it
+ * was last counts itself in errors[1] and reads every thread's value. */
+#define AL_KERNEL(name)                                                                       \
+    __global__ void al_##name(gs_word *state, unsigned *data, unsigned *errors, unsigned tag) \
+    {                                                                                         \
+        gs_grid g = gs_grid_begin_##name(state);                                              \
+        unsigned n = gs_num_groups() * gs_local_size();                                       \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id();                        \
+        if (gs_group_id() + 1u == gs_num_groups())                                            \
+            for (int k = 0; k < 20; ++k)                                                      \
+                __nanosleep(1000);                                                            \
+        data[me] = expected(tag, me);                                                         \
+        if (!gs_arrive_last_##name(&g))                                                       \
+            return;                                                                           \
+        if (gs_local_id() == 0u)                                                              \
+            atomicAdd(&errors[1], 1u);                                                        \
+        unsigned bad = 0;                                                                     \
+        for (unsigned k = gs_local_id(); k < n; k += gs_local_size())                         \
+            bad += data[k] != expected(tag, k);                                               \
+        if (bad)                                                                              \
+            atomicAdd(errors, bad);                                                           \
+    }
+AL_KERNEL(flip)
+AL_KERNEL(tree)
+AL_KERNEL(auto)
+
 static const void *kernel_for(gs_algo a)
 {
     switch (a) {
@@ -88,8 +116,8 @@ struct buffers {
     buffers(size_t items)
     {
         cudaMalloc(&data, 2 * items * 4);
-        cudaMalloc(&errors, 4);
-        cudaMemset(errors, 0, 4);
+        cudaMalloc(&errors, 8); /* wrong reads; gs_arrive_last's blocks told they were last */
+        cudaMemset(errors, 0, 8);
     }
     ~buffers()
     {
@@ -154,6 +182,61 @@ static void every_protocol_and_block_size()
 /* The last barrier with block 0 its only waiter, for every protocol that allows it
  * (gridsync/barrier.h), launch after launch on one state, at 1 and 8 blocks of 256 per
  * SM; then the waiting-everywhere kernel on the same state. */
+/* The last arriver's barrier for flip, tree and auto (and flip and tree with release
+ * lines), at 1 and 8 blocks of 256 per SM: in each of 50 launches on one state exactly
+ * one block is told it was last and reads every value right; then the waiting-everywhere
+ * kernel on the same state. */
+static void arrive_last()
+{
+    const gs_algo algos[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_AUTO, GS_ALGO_FLIP, GS_ALGO_TREE};
+    const void *kernels[] = {(const void *)al_flip, (const void *)al_tree, (const void *)al_auto,
+                             (const void *)al_flip, (const void *)al_tree};
+    for (unsigned per_sm : {1u, 8u}) {
+        unsigned blocks = g_sms * per_sm;
+        for (unsigned i = 0; i < sizeof algos / sizeof *algos; ++i) {
+            gs_barrier_options o;
+            gs_barrier_options_init(&o);
+            if (i >= 3)
+                o.release = GS_BARRIER_RELEASE_LINES;
+            gs_barrier *b = nullptr;
+            gs_status s = gs_barrier_create_with(g_dev, algos[i], blocks, &o, &b);
+            CHECK(s == GS_OK, "%s create: %s", gs_algo_name(algos[i]), gs_status_string(s));
+            if (!b)
+                continue;
+            buffers m((size_t)blocks * 256);
+            void *state = nullptr;
+            gs_cuda_state(b, &state);
+            unsigned bad_launches = 0, wrong = 0, finishers = 0;
+            for (unsigned tag = 1; tag <= 50; ++tag) {
+                void *args[] = {&state, &m.data, &m.errors, &tag};
+                s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
+                                   nullptr);
+                unsigned f = 0;
+                cudaMemcpy(&f, m.errors + 1, 4, cudaMemcpyDeviceToHost);
+                cudaMemset(m.errors + 1, 0, 4);
+                unsigned w = m.take();
+                bad_launches += s != GS_OK || w != 0 || f != 1;
+                wrong += s == GS_OK ? w : 0;
+                finishers += f;
+            }
+            CHECK(bad_launches == 0,
+                  "%s%s, %u blocks, gs_arrive_last: %u of 50 launches failed, read wrong or "
+                  "told other than one block it was last (%u wrong reads, %u told)",
+                  gs_algo_name(algos[i]), i >= 3 ? " (lines)" : "", blocks, bad_launches, wrong,
+                  finishers);
+            s = run(b, algos[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, &wrong);
+            CHECK(s == GS_OK && wrong == 0,
+                  "%s, %u blocks, every block waiting after gs_arrive_last: %s, %u wrong",
+                  gs_algo_name(algos[i]), blocks, gs_status_string(s), wrong);
+            gs_barrier_destroy(b);
+        }
+        printf("ok   flip, tree, auto (and flip, tree with release lines), %u blocks: "
+               "gs_arrive_last, 50 launches, one block told it was last, then every block "
+               "waiting\n",
+               blocks);
+    }
+}
+
 static void arrive_only()
 {
     const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
@@ -345,6 +428,7 @@ int main()
     g_sms = info.compute_units;
     every_protocol_and_block_size();
     arrive_only();
+    arrive_last();
     two_d();
     async_and_busy();
     graph();

@@ -3,11 +3,16 @@
  * reused with another group size (which gave naive wrong answers or false timeouts);
  * 2-D grids and groups; an asynchronous launch that times out and one that is busy; a
  * kernel handed another barrier's state or none; two host threads launching through one
- * barrier; a last barrier where every group but group 0 arrives and leaves. Each kernel:
- * every work-item writes a value per episode, the barrier, then it reads what a
- * work-item of the next group wrote and counts the wrong ones. */
+ * barrier; a last barrier where every group but group 0 arrives and leaves; the last
+ * arriver's barrier (gs_arrive_last_<p>), where only the group that completed the
+ * episode reads. Each kernel: every work-item writes a value per episode, the barrier,
+ * then it reads what a work-item of the next group wrote and counts the wrong ones.
+ * With GS_TEST_EXPECT_WRONG=1 (test_launch_weak, built with GS_WEAKEN_COUNT: an episode
+ * completes one arrival early) the last arriver's test must see wrong reads. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +49,7 @@ typedef struct mp_args {
                                 reads every work-item's value (tagged `episodes`) */
     unsigned data[2 * MAX_ITEMS];
     _Atomic unsigned errors;
+    _Atomic unsigned finishers; /* gs_arrive_last: groups that were told they were last */
 } mp_args;
 
 static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item; }
@@ -81,6 +87,42 @@ static unsigned value(unsigned e, unsigned item) { return e * 2654435761u + item
 #define MP_KERNEL_OF(ID, name, value, text, desc) MP_KERNEL(name)
 GS_PROTOCOLS_SHARED(MP_KERNEL_OF)
 MP_KERNEL(auto)
+
+/* The last arriver's barrier: the last group writes 2 ms late, so it arrives last and an
+ * episode that completed one arrival early would be read before its write. */
+#define LAST_KERNEL(name)                                              \
+    static void last_##name(void *p)                                   \
+    {                                                                  \
+        mp_args *a = p;                                                \
+        gs_grid g = gs_grid_begin_##name(a->state);                    \
+        unsigned n = gs_num_groups() * gs_local_size();                \
+        unsigned me = gs_group_id() * gs_local_size() + gs_local_id(); \
+        if (gs_group_id() + 1u == gs_num_groups()) {                   \
+            struct timespec late = {0, 2000000};                       \
+            nanosleep(&late, NULL);                                    \
+        }                                                              \
+        a->data[me] = value(a->episodes, me);                          \
+        if (!gs_arrive_last_##name(&g))                                \
+            return;                                                    \
+        if (gs_local_id() == 0u)                                       \
+            atomic_fetch_add(&a->finishers, 1u);                       \
+        for (unsigned k = gs_local_id(); k < n; k += gs_local_size())  \
+            if (a->data[k] != value(a->episodes, k))                   \
+                atomic_fetch_add(&a->errors, 1u);                      \
+    }
+LAST_KERNEL(flip)
+LAST_KERNEL(tree)
+LAST_KERNEL(auto)
+
+/* The protocols with gs_arrive_last_<p>, and their kernels. */
+static int has_last(gs_algo a)
+{
+    return a == GS_ALGO_FLIP || a == GS_ALGO_TREE || a == GS_ALGO_AUTO;
+}
+static void (*last_kernel(gs_algo a))(void *)
+{
+    return a == GS_ALGO_FLIP ? last_flip : a == GS_ALGO_TREE ? last_tree : last_auto;
+}
 
 static void (*cpu_kernel(gs_algo a))(void *)
 {
@@ -126,13 +168,28 @@ static const char *cl_source =
     "    for (uint k = gs_local_id(); k < n; k += gs_local_size())\n"
     "        if (data[k] != tag * 2654435761u + k) atomic_inc(errors);\n"
     "}\n"
-    "__kernel void idle(__global gs_word *state) { }\n";
+    "__kernel void idle(__global gs_word *state) { }\n"
+    "#ifdef USER_LAST\n"
+    "__kernel void last(__global gs_word *state, __global uint *data, __global uint *errors,\n"
+    "                   uint tag) {\n"
+    "    gs_grid g = USER_BEGIN(state);\n"
+    "    uint n = gs_num_groups() * gs_local_size();\n"
+    "    uint me = gs_group_id() * gs_local_size() + gs_local_id();\n"
+    "    if (gs_group_id() + 1u == gs_num_groups())\n"
+    "        for (uint k = 0u; k < 200000u; ++k) atomic_add(&errors[2], 0u);\n"
+    "    data[me] = tag * 2654435761u + me;\n"
+    "    if (!USER_LAST(&g)) return;\n"
+    "    if (gs_local_id() == 0u) atomic_inc(&errors[1]);\n"
+    "    for (uint k = gs_local_id(); k < n; k += gs_local_size())\n"
+    "        if (data[k] != tag * 2654435761u + k) atomic_inc(errors);\n"
+    "}\n"
+    "#endif\n";
 
 typedef struct cl_user {
     cl_context ctx;
     cl_command_queue q;
     cl_program prog;
-    cl_kernel mp, idle, ao;
+    cl_kernel mp, idle, ao, last; /* last: flip, tree and auto only */
     cl_mem data, errors;
 } cl_user;
 
@@ -150,21 +207,30 @@ static cl_user *cl_for(gs_algo a)
     assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
     snprintf(options, sizeof options,
              "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s -DUSER_ARRIVE=gs_arrive_%s "
-             "-DUSER_WAIT=gs_wait_token_%s",
-             base, gs_algo_name(a), gs_algo_name(a), gs_algo_name(a), gs_algo_name(a));
+             "-DUSER_WAIT=gs_wait_token_%s%s%s",
+             base, gs_algo_name(a), gs_algo_name(a), gs_algo_name(a), gs_algo_name(a),
+             has_last(a) ? " -DUSER_LAST=gs_arrive_last_" : "", has_last(a) ? gs_algo_name(a) : "");
     const char *parts[] = {gs_opencl_device_source(), cl_source};
     u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
-    assert_int_equal(clBuildProgram(u->prog, 1, &id, options, NULL, NULL), CL_SUCCESS);
+    if (clBuildProgram(u->prog, 1, &id, options, NULL, NULL) != CL_SUCCESS) {
+        static char log[16384];
+        clGetProgramBuildInfo(u->prog, id, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fail_msg("the test's OpenCL program (%s) did not build:\n%s", gs_algo_name(a), log);
+    }
     u->mp = clCreateKernel(u->prog, "mp", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->idle = clCreateKernel(u->prog, "idle", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->ao = clCreateKernel(u->prog, "ao", &err);
     assert_int_equal(err, CL_SUCCESS);
+    if (has_last(a)) {
+        u->last = clCreateKernel(u->prog, "last", &err);
+        assert_int_equal(err, CL_SUCCESS);
+    }
     u->data = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 2 * MAX_ITEMS * 4, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
-    u->errors = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+    u->errors = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 12, NULL, &err); /* errors, finishers */
     assert_int_equal(err, CL_SUCCESS);
     return u;
 }
@@ -182,6 +248,7 @@ typedef struct launch {
     int async;
     mp_args *cpu;         /* the cpu kernel's arguments (kept alive by the caller for async) */
     unsigned arrive_only; /* 0, or the tag of a one-barrier launch (mp_args.arrive_only) */
+    unsigned last;        /* 0, or the tag of a gs_arrive_last launch (arrive_only 0) */
 } launch;
 
 /* Starts the launch; with !async, also collects it. */
@@ -193,25 +260,29 @@ static gs_status start(launch *l)
     if (info.backend == GS_BACKEND_CPU) {
         memset(l->cpu, 0, sizeof *l->cpu);
         l->cpu->state = state;
-        l->cpu->episodes = l->arrive_only ? l->arrive_only : EPISODES;
+        l->cpu->episodes = l->last ? l->last : l->arrive_only ? l->arrive_only : EPISODES;
         l->cpu->skip = l->skip;
         l->cpu->arrive_only = l->arrive_only != 0u;
-        void (*k)(void *) = l->idle ? idle_kernel : cpu_kernel(l->algo);
+        void (*k)(void *) = l->idle   ? idle_kernel
+                            : l->last ? last_kernel(l->algo)
+                                      : cpu_kernel(l->algo);
         return l->async ? gs_cpu_launch_async(l->b, l->grid, l->group, k, l->cpu)
                         : gs_cpu_launch(l->b, l->grid, l->group, k, l->cpu);
     }
 #ifdef GRIDSYNC_HAVE_OPENCL
     cl_user *u = cl_for(l->algo);
     cl_mem m = (cl_mem)state;
-    cl_uint zero = 0, ep = EPISODES, sk = l->skip;
-    cl_kernel k = l->idle ? u->idle : l->arrive_only ? u->ao : u->mp;
-    assert_int_equal(clEnqueueWriteBuffer(u->q, u->errors, CL_TRUE, 0, 4, &zero, 0, NULL, NULL),
-                     CL_SUCCESS);
+    cl_uint zero[3] = {0, 0, 0}, ep = EPISODES, sk = l->skip;
+    cl_kernel k = l->idle ? u->idle : l->last ? u->last : l->arrive_only ? u->ao : u->mp;
+    assert_int_equal(
+        clEnqueueWriteBuffer(u->q, u->errors, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL),
+        CL_SUCCESS);
     clSetKernelArg(k, 0, sizeof m, &m);
-    if (l->arrive_only) {
+    if (l->arrive_only || l->last) {
+        unsigned tag = l->last ? l->last : l->arrive_only;
         clSetKernelArg(k, 1, sizeof u->data, &u->data);
         clSetKernelArg(k, 2, sizeof u->errors, &u->errors);
-        clSetKernelArg(k, 3, sizeof l->arrive_only, &l->arrive_only);
+        clSetKernelArg(k, 3, sizeof tag, &tag);
     } else if (!l->idle) {
         clSetKernelArg(k, 1, sizeof u->data, &u->data);
         clSetKernelArg(k, 2, sizeof u->errors, &u->errors);
@@ -239,6 +310,22 @@ static unsigned errors_of(launch *l)
     assert_int_equal(clEnqueueReadBuffer(u->q, u->errors, CL_TRUE, 0, 4, &e, 0, NULL, NULL),
                      CL_SUCCESS);
     return e;
+#else
+    return ~0u;
+#endif
+}
+
+/* How many groups the last gs_arrive_last launch told they were last. */
+static unsigned finishers_of(launch *l)
+{
+    if (info.backend == GS_BACKEND_CPU)
+        return atomic_load(&l->cpu->finishers);
+#ifdef GRIDSYNC_HAVE_OPENCL
+    cl_user *u = cl_for(l->algo);
+    unsigned f = ~0u;
+    assert_int_equal(clEnqueueReadBuffer(u->q, u->errors, CL_TRUE, 4, 4, &f, 0, NULL, NULL),
+                     CL_SUCCESS);
+    return f;
 #else
     return ~0u;
 #endif
@@ -309,6 +396,63 @@ static void arrive_only_last_barrier(void **state)
                      "reads",
                      gs_algo_name(algos[i]), n, gs_status_string(s), errors_of(&l));
         gs_barrier_destroy(b);
+    }
+}
+
+/* The last arriver's barrier (gs_arrive_last_<p>: flip, tree, auto; flip and tree with
+ * release lines too): in each of 12 launches on one state exactly one group is told it
+ * was last, and it reads every work-item's value; then a kernel that waits everywhere
+ * still runs right on that state. The last group writes late (LAST_KERNEL), so a build
+ * whose episodes complete one arrival early (GS_TEST_EXPECT_WRONG=1) must read wrong. */
+static void arrive_last_barrier(void **state)
+{
+    static mp_args args;
+    const char *weak = getenv("GS_TEST_EXPECT_WRONG");
+    int expect_wrong = weak && strcmp(weak, "1") == 0;
+    unsigned n = groups_for(8), wrong = 0, bad_finishers = 0;
+    const gs_algo algos_last[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_AUTO, GS_ALGO_FLIP,
+                                  GS_ALGO_TREE};
+    for (unsigned i = 0; i < sizeof algos_last / sizeof *algos_last; ++i) {
+        gs_algo a = algos_last[i];
+        gs_barrier_options o;
+        gs_barrier_options_init(&o);
+        if (i >= 3) {
+            o.release = GS_BARRIER_RELEASE_LINES;
+            o.release_lines = 2;
+            o.tree_fanout = 2;
+        }
+        gs_barrier *b;
+        assert_int_equal(gs_barrier_create_with(dev, a, n, &o, &b), GS_OK);
+        assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+        for (unsigned k = 1; k <= 12; ++k) {
+            launch l = {b, a, GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, 0, k};
+            gs_status s = start(&l);
+            assert_int_equal(s, GS_OK);
+            unsigned w = errors_of(&l), f = finishers_of(&l);
+            wrong += w;
+            bad_finishers += f != 1u;
+            if (!expect_wrong && (w != 0 || f != 1))
+                fail_msg("%s%s, %u groups, gs_arrive_last launch %u: %u groups told last, %u wrong "
+                         "reads",
+                         gs_algo_name(a), i >= 3 ? " (lines)" : "", n, k, f, w);
+        }
+        if (!expect_wrong) {
+            launch l = {b, a, GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, 0, 0};
+            gs_status s = start(&l);
+            if (s != GS_OK || errors_of(&l) != 0)
+                fail_msg("%s, %u groups, every group waiting after gs_arrive_last launches: %s, %u "
+                         "wrong reads",
+                         gs_algo_name(a), n, gs_status_string(s), errors_of(&l));
+        }
+        gs_barrier_destroy(b);
+    }
+    if (expect_wrong) {
+        if (n < 2)
+            skip();
+        if (wrong == 0 && bad_finishers == 0)
+            fail_msg("the weakened build's last arriver read no wrong value in 60 launches");
+        printf("weakened: %u wrong reads, %u launches with a wrong count of last groups\n", wrong,
+               bad_finishers);
     }
 }
 
@@ -509,6 +653,10 @@ int main(void)
         cmocka_unit_test(relaunch_refused),
         cmocka_unit_test(two_threads_one_barrier),
         cmocka_unit_test(arrive_only_last_barrier),
+        cmocka_unit_test(arrive_last_barrier),
     };
+    const char *only = getenv("GS_TEST_ONLY"); /* the weakened build runs one test */
+    if (only)
+        cmocka_set_test_filter(only);
     return cmocka_run_group_tests_name("launch", tests, setup, teardown);
 }

@@ -21,9 +21,6 @@ typedef unsigned long long gsp_u64;
 
 enum { GSP_WAY_HOST = 0, GSP_WAY_BARRIER = 1, GSP_WAY_TICKET = 2 };
 
-/* The barrier way's one waiting group, which sums the partials. */
-#define GSP_FINISHER (gs_num_groups() - 1u)
-
 /* The group's sum of every work-item's v, valid on work-item 0. CUDA: shuffles within
  * each warp, the warps' sums through shared memory, shuffles again; elsewhere a tree
  * over the group's slots in scratch (the cpu back end has no group-local memory). */
@@ -115,20 +112,15 @@ GSP_FN unsigned gsp_kernel(gs_grid *g, GSP_GLOBAL gs_word *ticket, GSP_GLOBAL do
 {
     gsp_partial(scratch, partials, steps);
     if (way == GSP_WAY_BARRIER) {
-        /* Only the finishing group reads after the barrier, so only it waits: the others
-         * arrive and leave (the launch's last barrier, docs/using.md). Where every group
-         * waited, the ones that finished first polled beside groups still computing (at
-         * 10^9 steps on an H200 the partials ended 427 to 1124 us into the kernel), and
-         * a lone poller's instructions still slowed the groups on its SM, which then
-         * ended last. The finisher is the last group: groups start in index order and
-         * the GPU favours older warps, so it is among the last to arrive and waits least
-         * (GSP_FINISHER). */
-        gs_token t = gs_arrive_auto(g);
-        if (gs_group_id() != GSP_FINISHER)
-            return 0u;
-        if (gs_wait_token_auto(g, t) != 0u)
-            return 1u;
-        gsp_total(scratch, partials, result);
+        /* Only one group reads after the barrier, so nobody waits: every group arrives,
+         * and the one whose arrival completed the episode sums (gs_arrive_last). Where
+         * every group waited, the ones that finished first polled beside groups still
+         * computing (at 10^9 steps on an H200 the partials ended 427 to 1124 us into the
+         * kernel) and slowed them; where one fixed group waited (the last, among the
+         * last to arrive), its kernel still ended 2.4 us after the last partial
+         * against the ticket's 1.4 (bench/micro/pi_finish.cu, "arrive"). */
+        if (gs_arrive_last_auto(g))
+            gsp_total(scratch, partials, result);
     } else if (way == GSP_WAY_TICKET) {
         /* acq_rel: this group's partial is released with its ticket; the last group
          * acquires every earlier one's, and its group barrier passes that on to all its

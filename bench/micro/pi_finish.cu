@@ -15,6 +15,9 @@
  *              flip kernel launched with <<<>>>, not cooperatively)
  *   arrive     flip, every group but 0 arrives and leaves, group 0 waits and sums
  *              (arrive-mapped: into mapped pinned host memory)
+ *   last-flip, last-tree  gs_arrive_last_<p>: every group arrives, none waits, the group
+ *              whose arrival completed the episode sums (last-flip-plain: launched with
+ *              <<<>>>, where nothing waits and co-residency is not needed)
  * Every variant prints the time the launch call itself took on the host too.
  * Built and run by scripts/gpu.sh (stage pi_finish) against the build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_finish.cu \
@@ -48,8 +51,8 @@ __global__ void __launch_bounds__(1024)
     gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
 }
 
-__global__ void __launch_bounds__(BLOCK) k_partials(double *scratch, double *partials,
-                                                    unsigned long long steps)
+__global__ void __launch_bounds__(BLOCK)
+    k_partials(double *scratch, double *partials, unsigned long long steps)
 {
     gsp_partial(scratch, partials, steps);
 }
@@ -71,9 +74,8 @@ __global__ void __launch_bounds__(BLOCK)
 /* The barrier way where only group 0 waits: every other group arrives and leaves (the
  * launch's last barrier; flip's arrival is a group's whole part of an episode). The
  * result goes to `result`, device or mapped host memory. */
-__global__ void __launch_bounds__(BLOCK)
-    k_arrive(gs_word *state, double *scratch, double *partials, double *result,
-             unsigned long long steps)
+__global__ void __launch_bounds__(BLOCK) k_arrive(gs_word *state, double *scratch, double *partials,
+                                                  double *result, unsigned long long steps)
 {
     gs_grid g = gs_grid_begin_flip(state);
     gsp_partial(scratch, partials, steps);
@@ -83,6 +85,17 @@ __global__ void __launch_bounds__(BLOCK)
     if (gs_wait_token_flip(&g, t))
         return;
     gsp_total(scratch, partials, result);
+}
+
+/* The barrier's last arriver sums (gs_arrive_last_<p>): nobody waits. */
+template <int FLIP>
+__global__ void __launch_bounds__(BLOCK) k_last(gs_word *state, double *scratch, double *partials,
+                                                double *result, unsigned long long steps)
+{
+    gs_grid g = FLIP ? gs_grid_begin_flip(state) : gs_grid_begin_tree(state);
+    gsp_partial(scratch, partials, steps);
+    if (FLIP ? gs_arrive_last_flip(&g) : gs_arrive_last_tree(&g))
+        gsp_total(scratch, partials, result);
 }
 
 /* The app's kernel with each group's times (globaltimer, ns): its start, after the
@@ -174,7 +187,8 @@ __global__ void __launch_bounds__(BLOCK)
     const unsigned lid = threadIdx.x, groups = gridDim.x;
     double h = 1.0 / (double)steps, sum = 0.0;
     unsigned long long stride = (unsigned long long)groups * BLOCK;
-    for (unsigned long long i = (unsigned long long)blockIdx.x * BLOCK + lid; i < steps; i += stride) {
+    for (unsigned long long i = (unsigned long long)blockIdx.x * BLOCK + lid; i < steps;
+         i += stride) {
         double x = ((double)i + 0.5) * h;
         sum += 4.0 / (1.0 + x * x);
     }
@@ -227,11 +241,15 @@ enum {
     V_ARRIVE,
     V_ARRIVE_MAPPED,
     V_HOST_MAPPED,
+    V_LAST_FLIP,
+    V_LAST_TREE,
+    V_LAST_FLIP_PLAIN,
     V_COUNT
 };
-static const char *names[V_COUNT] = {"host",  "app-ticket", "app-barrier", "ticket",
-                                      "tagless", "mapped",   "tree",        "flip",
-                                      "flip-plain", "arrive", "arrive-mapped", "host-mapped"};
+static const char *names[V_COUNT] = {"host",       "app-ticket", "app-barrier",    "ticket",
+                                     "tagless",    "mapped",     "tree",           "flip",
+                                     "flip-plain", "arrive",     "arrive-mapped",  "host-mapped",
+                                     "last-flip",  "last-tree",  "last-flip-plain"};
 
 static double now_us()
 {
@@ -249,7 +267,8 @@ int main()
     }
     gs_barrier *bar, *tree, *flip;
     void *state, *tree_state, *flip_state;
-    if (gs_barrier_create(dev, GS_ALGO_AUTO, GROUPS, &bar) != GS_OK || gs_cuda_state(bar, &state) != GS_OK ||
+    if (gs_barrier_create(dev, GS_ALGO_AUTO, GROUPS, &bar) != GS_OK ||
+        gs_cuda_state(bar, &state) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_TREE, GROUPS, &tree) != GS_OK ||
         gs_cuda_state(tree, &tree_state) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &flip) != GS_OK ||
@@ -261,7 +280,8 @@ int main()
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     unsigned *ticket;
-    double *scratch, *partials, *result, *host, *mapped, *mapped_dev, *mapped_parts, *mapped_parts_dev;
+    double *scratch, *partials, *result, *host, *mapped, *mapped_dev, *mapped_parts,
+        *mapped_parts_dev;
     unsigned long long *slots;
     int *timeouts;
     cudaMalloc(&ticket, sizeof(unsigned) * 2);
@@ -288,7 +308,9 @@ int main()
             for (int i = 0; i < 221; ++i) {
                 double t0 = now_us();
                 cudaEventRecord(e0, s);
-                unsigned way = v == V_APP_BARRIER ? GSP_WAY_BARRIER : v == V_APP_TICKET ? GSP_WAY_TICKET : GSP_WAY_HOST;
+                unsigned way = v == V_APP_BARRIER  ? GSP_WAY_BARRIER
+                               : v == V_APP_TICKET ? GSP_WAY_TICKET
+                                                   : GSP_WAY_HOST;
                 void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way};
                 switch (v) {
                 case V_HOST: k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, partials, steps); break;
@@ -296,23 +318,27 @@ int main()
                     k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, mapped_parts_dev, steps);
                     break;
                 case V_APP_TICKET:
-                    k_app<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way);
+                    k_app<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps,
+                                                   way);
                     break;
                 case V_APP_BARRIER:
-                    if (gs_cuda_launch_async(bar, (const void *)k_app, GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK),
-                                             0, args, s) != GS_OK)
+                    if (gs_cuda_launch_async(bar, (const void *)k_app, GS_DIM3_1D(GROUPS),
+                                             GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK)
                         failed = 1;
                     break;
-                case V_TICKET: k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, result, steps); break;
+                case V_TICKET:
+                    k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, result, steps);
+                    break;
                 case V_TAGLESS:
-                    k_tagless<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, slots, result, steps, timeouts);
+                    k_tagless<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, slots, result, steps,
+                                                       timeouts);
                     break;
                 case V_MAPPED:
                     k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, mapped_dev, steps);
                     break;
                 case V_FLIP_PLAIN:
-                    k_barrier<1><<<GROUPS, BLOCK, 0, s>>>((gs_word *)flip_state, scratch, partials, result,
-                                                          steps);
+                    k_barrier<1><<<GROUPS, BLOCK, 0, s>>>((gs_word *)flip_state, scratch, partials,
+                                                          result, steps);
                     break;
                 case V_ARRIVE:
                 case V_ARRIVE_MAPPED: {
@@ -323,13 +349,29 @@ int main()
                         failed = 1;
                     break;
                 }
+                case V_LAST_FLIP_PLAIN:
+                    k_last<1><<<GROUPS, BLOCK, 0, s>>>((gs_word *)flip_state, scratch, partials,
+                                                       result, steps);
+                    break;
+                case V_LAST_FLIP:
+                case V_LAST_TREE: {
+                    void *largs[] = {v == V_LAST_TREE ? &tree_state : &flip_state, &scratch,
+                                     &partials, &result, &steps};
+                    if (gs_cuda_launch_async(
+                            v == V_LAST_TREE ? tree : flip,
+                            v == V_LAST_TREE ? (const void *)k_last<0> : (const void *)k_last<1>,
+                            GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, largs, s) != GS_OK)
+                        failed = 1;
+                    break;
+                }
                 case V_TREE:
                 case V_FLIP: {
                     void *bargs[] = {v == V_TREE ? &tree_state : &flip_state, &scratch, &partials,
                                      &result, &steps};
-                    if (gs_cuda_launch_async(v == V_TREE ? tree : flip,
-                                             v == V_TREE ? (const void *)k_barrier<0> : (const void *)k_barrier<1>,
-                                             GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, bargs, s) != GS_OK)
+                    if (gs_cuda_launch_async(
+                            v == V_TREE ? tree : flip,
+                            v == V_TREE ? (const void *)k_barrier<0> : (const void *)k_barrier<1>,
+                            GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, bargs, s) != GS_OK)
                         failed = 1;
                     break;
                 }
@@ -337,14 +379,17 @@ int main()
                 cudaEventRecord(e1, s);
                 double t_launched = now_us();
                 if (v == V_HOST)
-                    cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost, s);
+                    cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost,
+                                    s);
                 else if (v != V_MAPPED && v != V_ARRIVE_MAPPED && v != V_HOST_MAPPED)
                     cudaMemcpyAsync(host, result, sizeof(double), cudaMemcpyDeviceToHost, s);
                 cudaStreamSynchronize(s);
-                gs_barrier *used = v == V_APP_BARRIER ? bar
-                                   : v == V_TREE ? tree
-                                   : (v == V_FLIP || v == V_ARRIVE || v == V_ARRIVE_MAPPED) ? flip
-                                                                                          : NULL;
+                gs_barrier *used =
+                    v == V_APP_BARRIER                  ? bar
+                    : (v == V_TREE || v == V_LAST_TREE) ? tree
+                    : (v == V_FLIP || v == V_ARRIVE || v == V_ARRIVE_MAPPED || v == V_LAST_FLIP)
+                        ? flip
+                        : NULL;
                 if (used && gs_barrier_collect(used) != GS_OK)
                     failed = 1;
                 if (v == V_HOST || v == V_HOST_MAPPED) {
@@ -353,7 +398,8 @@ int main()
                     for (unsigned g = 0; g < GROUPS; ++g)
                         pi += p[g];
                 } else {
-                    pi = v == V_MAPPED || v == V_ARRIVE_MAPPED ? *(volatile double *)mapped : host[0];
+                    pi = v == V_MAPPED || v == V_ARRIVE_MAPPED ? *(volatile double *)mapped
+                                                               : host[0];
                     *(volatile double *)mapped = 0.0;
                 }
                 double t1 = now_us();
@@ -388,12 +434,9 @@ int main()
            "arrived_after_it,wake_us,tail_us,span_us\n");
     struct config {
         unsigned way, waiter, cap;
-    } configs[] = {{GSP_WAY_TICKET, 0, 0},
-                   {GSP_WAY_BARRIER, GROUPS - 1, 2048},
-                   {GSP_WAY_BARRIER, 0, 2048},
-                   {GSP_WAY_BARRIER, GROUPS - 1, 16384},
-                   {GSP_WAY_BARRIER, 0, 16384},
-                   {GSP_WAY_BARRIER, GROUPS - 1, 256}};
+    } configs[] = {{GSP_WAY_TICKET, 0, 0},      {GSP_WAY_BARRIER, GROUPS - 1, 2048},
+                   {GSP_WAY_BARRIER, 0, 2048},  {GSP_WAY_BARRIER, GROUPS - 1, 16384},
+                   {GSP_WAY_BARRIER, 0, 16384}, {GSP_WAY_BARRIER, GROUPS - 1, 256}};
     for (unsigned long long steps : {100000000ull, 1000000000ull, 10000000000ull}) {
         for (const config &c : configs) {
             gs_barrier *cb = NULL;
@@ -409,14 +452,15 @@ int main()
             std::vector<double> col[7];
             for (int i = 0; i < 24; ++i) {
                 unsigned way = c.way, waiter = c.waiter;
-                void *args[] = {&cstate, &ticket, &scratch, &partials, &result, &steps, &way, &waiter, &stamps};
+                void *args[] = {&cstate, &ticket, &scratch, &partials, &result,
+                                &steps,  &way,    &waiter,  &stamps};
                 if (cb) {
                     if (gs_cuda_launch_async(cb, (const void *)k_stamped, GS_DIM3_1D(GROUPS),
                                              GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK)
                         failed = 1;
                 } else {
-                    k_stamped<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps, way,
-                                                       waiter, stamps);
+                    k_stamped<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result,
+                                                       steps, way, waiter, stamps);
                 }
                 cudaMemcpyAsync(hs, stamps, STAMPS * GROUPS * sizeof(unsigned long long),
                                 cudaMemcpyDeviceToHost, s);
@@ -448,8 +492,8 @@ int main()
                 col[5].push_back((e1 - p1) / 1e3);
                 col[6].push_back((e1 - s0) / 1e3);
             }
-            printf("%llu,%s,%u,%u", steps, c.way == GSP_WAY_BARRIER ? "barrier" : "ticket", c.waiter,
-                   c.cap);
+            printf("%llu,%s,%u,%u", steps, c.way == GSP_WAY_BARRIER ? "barrier" : "ticket",
+                   c.waiter, c.cap);
             for (auto &v : col) {
                 std::sort(v.begin(), v.end());
                 printf(",%.2f", v[v.size() / 2]);

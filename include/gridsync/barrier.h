@@ -59,16 +59,18 @@
 #endif
 
 /* What every episode starts from: the token of an arrival that has not happened, which
- * already failed where the launch cannot use the state (the same on every work-item). */
-GS_DEVICE gs_token gs_token_initial(const gs_grid *g)
+ * already failed where the launch cannot use the state (the same on every work-item),
+ * unless the protocol's representative tests that itself (checks_in_rep, grid.h). */
+GS_DEVICE gs_token gs_token_start(const gs_grid *g, int checks_in_rep)
 {
     gs_token t;
     t.target = 0u;
     t.done = 0u;
     t.before = 0u;
-    t.why = gs_launch_bad(g);
+    t.why = checks_in_rep ? GS_ABORT_NONE : gs_launch_bad(g);
     return t;
 }
+GS_DEVICE gs_token gs_token_initial(const gs_grid *g) { return gs_token_start(g, 0); }
 
 /* After an episode. (A launch that does not match its state raised the abort when it
  * began, gs_grid_open: nothing of it in the user's loop.) */
@@ -92,7 +94,7 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     }                                                                                \
     GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                  \
     {                                                                                \
-        gs_token t = gs_token_initial(g);                                            \
+        gs_token t = gs_token_start(g, GS_CHECKS_IN_REP_##name);                     \
         if (t.why == GS_ABORT_NONE)                                                  \
             gs_##name##_arrive(g, &t);                                               \
         GS_ARRIVE_END();                                                             \
@@ -101,13 +103,13 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                    \
     {                                                                                \
         gs_u32 why = t.why;                                                          \
-        if (why == GS_ABORT_NONE)                                                    \
+        if (why == GS_ABORT_NONE || GS_CHECKS_IN_REP_##name)                         \
             why = gs_##name##_wait(g, &t);                                           \
         return gs_episode_end(g, t.why, why);                                        \
     }                                                                                \
     GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                      \
     {                                                                                \
-        gs_token t = gs_token_initial(g);                                            \
+        gs_token t = gs_token_start(g, GS_CHECKS_IN_REP_##name);                     \
         gs_u32 why = t.why;                                                          \
         if (why == GS_ABORT_NONE)                                                    \
             why = gs_##name##_episode(g, &t);                                        \
@@ -140,33 +142,85 @@ GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
 {
     GS_GRID_BEGIN(f = gs_auto_open(state);)
 }
+/* Flip and tree test the launch in the representative (GS_CHECKS_IN_REP_flip, _tree),
+ * and only it reads the choice: the other work-items read nothing at a barrier. */
+GS_DEVICE void gs_auto_arrive(gs_grid *g, gs_token *t)
+{
+    gs_group_barrier();
+    if (gs_g_first(g)) {
+        if (gs_auto_tree(g))
+            gs_tree_arrive_first(g, t);
+        else
+            gs_flip_arrive_first(g, t);
+    }
+}
+GS_DEVICE gs_u32 gs_auto_wait(gs_grid *g, const gs_token *t)
+{
+    gs_u32 why = GS_ABORT_NONE;
+    if (gs_g_first(g))
+        why = gs_auto_tree(g) ? gs_tree_wait_first(g, t) : gs_flip_wait_first(g, t);
+    return gs_group_verdict(g, why);
+}
 GS_DEVICE gs_token gs_arrive_auto(gs_grid *g)
 {
-    gs_token t = gs_token_initial(g);
-    if (t.why == GS_ABORT_NONE) {
-        if (gs_auto_tree(g))
-            gs_tree_arrive(g, &t);
-        else
-            gs_flip_arrive(g, &t);
-    }
+    gs_token t = gs_token_start(g, 1);
+    gs_auto_arrive(g, &t);
     GS_ARRIVE_END();
     return t;
 }
 GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
 {
-    gs_u32 why = t.why;
-    if (why == GS_ABORT_NONE)
-        why = gs_auto_tree(g) ? gs_tree_wait(g, &t) : gs_flip_wait(g, &t);
-    return gs_episode_end(g, t.why, why);
+    return gs_episode_end(g, t.why, gs_auto_wait(g, &t));
 }
 GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 {
-    gs_token t = gs_token_initial(g);
-    gs_u32 why = t.why;
-    if (why == GS_ABORT_NONE)
-        why = gs_auto_tree(g) ? gs_tree_episode(g, &t) : gs_flip_episode(g, &t);
-    return gs_episode_end(g, t.why, why);
+    gs_token t = gs_token_start(g, 1);
+    gs_auto_arrive(g, &t);
+    return gs_episode_end(g, t.why, gs_auto_wait(g, &t));
 }
+
+/* ---- the last arriver: a launch's last episode where one group finishes ------------ */
+
+/* gs_arrive_last_<p> (flip, tree, auto): every group arrives and none waits; it returns
+ * 1 on every work-item of the one group whose arrival completed the episode, which has
+ * then seen every group's writes from before its arrival, and 0 on the others (and
+ * everywhere when the launch cannot use the state: the host call reports that). A
+ * reduction's last step (apps/pi's barrier way):
+ *     if (gs_arrive_last_flip(&g)) sum_the_partials();
+ * It is a whole episode of the barrier: the state stays right for the next launch. The
+ * other groups must not read what others write after it, as after gs_arrive. Nobody
+ * polls, so nothing here can time out: it costs one atomic's round trip, as a ticket
+ * counter does. */
+GS_DEVICE int gs_last_verdict(gs_grid *g, int last)
+{
+    GS_GLOBAL gs_word *slot = gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_VERDICT);
+    last = gs_group_any(last, slot);
+#if defined(GS_GROUP_ANY_IN_MEMORY)
+    if (last) { /* the slot says "leave" to the next barrier's verdict: clear it */
+        gs_group_barrier();
+        if (gs_g_first(g))
+            gs_store_relaxed(slot, 0u);
+    }
+#endif
+    (void)gs_episode_end(g, GS_ABORT_NONE, GS_ABORT_NONE);
+    return last;
+}
+GS_DEVICE int gs_auto_last_first(gs_grid *g, gs_token *t)
+{
+    return gs_auto_tree(g) ? gs_tree_last_first(g, t) : gs_flip_last_first(g, t);
+}
+#define GS_DEFINE_ARRIVE_LAST_(name)                                               \
+    GS_DEVICE int gs_arrive_last_##name(gs_grid *g)                                \
+    {                                                                              \
+        gs_token t = gs_token_initial(g); /* a bad launch touches nothing */       \
+        if (t.why != GS_ABORT_NONE)                                                \
+            return 0;                                                              \
+        gs_group_barrier(); /* the group's writes happen before its arrival */     \
+        return gs_last_verdict(g, gs_g_first(g) && gs_##name##_last_first(g, &t)); \
+    }
+GS_DEFINE_ARRIVE_LAST_(flip)
+GS_DEFINE_ARRIVE_LAST_(tree)
+GS_DEFINE_ARRIVE_LAST_(auto)
 
 /* ---- whichever protocol the state was made for (run-time dispatch) ----------------- */
 

@@ -13,11 +13,13 @@
 
 GS_DEVICE void gs_central_setup(gs_grid_fields *f) { (void)f; }
 
+/* Only the representative touches the state: it tests the launch (grid.h). */
+#define GS_CHECKS_IN_REP_central 1
 GS_DEVICE void gs_central_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
-    t->target = (gs_f(g)->episode + 1u) * gs_g_groups(g) - GS_EARLY;
-    if (gs_g_first(g)) {
+    if (gs_g_first(g) && gs_rep_launch_bad(t, g) == GS_ABORT_NONE) {
+        t->target = (gs_f(g)->episode + 1u) * gs_g_groups(g) - GS_EARLY;
         gs_add_release(gs_word_at(g, GS_LINE_COUNTER, 0u), 1u);
         gs_note_arrival(g);
     }
@@ -27,7 +29,9 @@ GS_DEVICE gs_u32 gs_central_wait(gs_grid *g, const gs_token *t)
 {
     gs_u32 why = GS_ABORT_NONE;
     if (gs_g_first(g))
-        why = gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
+        why = t->why != GS_ABORT_NONE
+                  ? t->why
+                  : gs_wait(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, GS_UNTIL_REACHED);
     return gs_group_verdict(g, why);
 }
 

@@ -103,20 +103,45 @@ GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
     return gs_flip_share(gs_g_groups(g) - GS_EARLY, gs_g_group(g) == 0u);
 }
 
+/* The representative's halves (after the arrival's group barrier, before the verdict),
+ * with the launch's test (GS_CHECKS_IN_REP_flip); auto calls them too. */
+GS_DEVICE void gs_flip_arrive_first(gs_grid *g, gs_token *t)
+{
+    if (gs_rep_launch_bad(t, g) != GS_ABORT_NONE)
+        return;
+    t->target = gs_flip_bit_after(g);
+    gs_flip_arrive_rep(g, t, gs_flip_group_share(g), gs_aux_lines(g));
+}
+GS_DEVICE gs_u32 gs_flip_wait_first(gs_grid *g, const gs_token *t)
+{
+    return t->why != GS_ABORT_NONE ? t->why
+                                   : gs_flip_settle(g, t, gs_flip_group_share(g), gs_aux_lines(g));
+}
+
+/* The representative's part of gs_arrive_last_flip (gridsync/barrier.h): its arrival,
+ * and whether its add completed the episode, then acquiring the others' writes as the
+ * last arriver's wait does. */
+GS_DEVICE int gs_flip_last_first(gs_grid *g, gs_token *t)
+{
+    gs_flip_arrive_first(g, t);
+    if (t->why != GS_ABORT_NONE || !gs_flip_completed(t->before, gs_flip_group_share(g)))
+        return 0;
+    if (!gs_aux_lines(g))
+        gs_fence_acquire(); /* with lines it acquired in gs_flip_arrive_rep */
+    return 1;
+}
+
+#define GS_CHECKS_IN_REP_flip 1
 GS_DEVICE void gs_flip_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    t->target = gs_flip_bit_after(g);
     if (gs_g_first(g))
-        gs_flip_arrive_rep(g, t, gs_flip_group_share(g), gs_aux_lines(g));
+        gs_flip_arrive_first(g, t);
 }
 
 GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 {
-    gs_u32 why = GS_ABORT_NONE;
-    if (gs_g_first(g))
-        why = gs_flip_settle(g, t, gs_flip_group_share(g), gs_aux_lines(g));
-    return gs_group_verdict(g, why);
+    return gs_group_verdict(g, gs_g_first(g) ? gs_flip_wait_first(g, t) : GS_ABORT_NONE);
 }
 
 GS_EPISODE_FROM_HALVES(flip)

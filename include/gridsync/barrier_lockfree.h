@@ -49,7 +49,7 @@ GS_DEVICE void gs_lockfree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     t->target = gs_f(g)->episode + 1u;
-    if (gs_g_first(g)) {
+    if (gs_g_first_fresh(g)) {
         if (gs_g_group(g) != 0u) {
             gs_u32 k = gs_g_group(g) - 1u;
             gs_flag_store_release(gs_flags_in(g, k / GS_FLAG_PACK), k % GS_FLAG_PACK, t->target);
@@ -91,6 +91,7 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
     return why;
 }
 
+#define GS_CHECKS_IN_REP_lockfree 0 /* other work-items touch the state */
 GS_EPISODE_FROM_HALVES(lockfree)
 
 #endif

@@ -34,7 +34,7 @@ GS_DEVICE void gs_sharded_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */
     t->target = gs_f(g)->episode + 1u;
-    if (gs_g_first(g)) {
+    if (gs_g_first_fresh(g)) {
         gs_add_release(gs_shard(g, gs_aux_own(g)), 1u);
         gs_note_arrival(g);
     }
@@ -57,6 +57,7 @@ GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
     return gs_group_verdict(g, why);
 }
 
+#define GS_CHECKS_IN_REP_sharded 0 /* other work-items touch the state */
 GS_EPISODE_FROM_HALVES(sharded)
 
 #endif

@@ -29,39 +29,66 @@ GS_DEVICE void gs_tree_setup(gs_grid_fields *f)
                              gs_group_id() == leaf);
 }
 
+/* The representative's halves (after the arrival's group barrier, before the verdict),
+ * with the launch's test (GS_CHECKS_IN_REP_tree); auto calls them too. WANT_DONE (a
+ * constant: gs_tree_last_first): with release lines the last leaf's add to line 0 reads
+ * its result, so that t->done tells the group that completed the episode, as the root's
+ * add does without lines (a barrier's arrival keeps the cheaper add: every group polls). */
+GS_DEVICE void gs_tree_arrive_first_(gs_grid *g, gs_token *t, int want_done)
+{
+    if (gs_rep_launch_bad(t, g) != GS_ABORT_NONE)
+        return;
+    t->target = gs_flip_bit_after(g); /* the root's (or lines') flip bit after it */
+    gs_u32 leaf = gs_aux_own(g), leaves = gs_aux_count(g);
+    gs_u32 old = gs_fetch_add_release(gs_word_at(g, GS_LINE_LEAF_COUNT(gs_g_groups(g), leaf), 0u),
+                                      gs_f(g)->share);
+    if (gs_flip_completed(old, gs_f(g)->share)) {
+        gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
+        gs_u32 add = gs_flip_share(leaves, leaf == 0u);
+        if (gs_aux_lines(g)) {
+            /* every line counts the leaves: its last add ends the episode there */
+            for (gs_u32 l = want_done ? 1u : 0u; l < leaves; ++l)
+                gs_add_fenced(gs_release_line(g, l), add);
+            if (want_done &&
+                gs_flip_completed(gs_fetch_add_fenced(gs_release_line(g, 0u), add), add)) {
+                gs_fence_acquire(); /* the other leaves' */
+                t->done = 1u;
+            }
+        } else {
+            old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
+            if (gs_flip_completed(old, add)) {
+                gs_fence_acquire(); /* the other leaves; its own went with its add */
+                t->done = 1u;
+            }
+        }
+    }
+    gs_note_arrival(g);
+}
+GS_DEVICE void gs_tree_arrive_first(gs_grid *g, gs_token *t) { gs_tree_arrive_first_(g, t, 0); }
+/* The representative's part of gs_arrive_last_tree (gridsync/barrier.h). */
+GS_DEVICE int gs_tree_last_first(gs_grid *g, gs_token *t)
+{
+    gs_tree_arrive_first_(g, t, 1);
+    return t->why == GS_ABORT_NONE && t->done;
+}
+GS_DEVICE gs_u32 gs_tree_wait_first(gs_grid *g, const gs_token *t)
+{
+    if (t->why != GS_ABORT_NONE || t->done)
+        return t->why;
+    return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
+}
+
+#define GS_CHECKS_IN_REP_tree 1
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    t->target = gs_flip_bit_after(g); /* the root's (or lines') flip bit after it */
-    if (gs_g_first(g)) {
-        gs_u32 leaf = gs_aux_own(g), leaves = gs_aux_count(g);
-        gs_u32 old = gs_fetch_add_release(
-            gs_word_at(g, GS_LINE_LEAF_COUNT(gs_g_groups(g), leaf), 0u), gs_f(g)->share);
-        if (gs_flip_completed(old, gs_f(g)->share)) {
-            gs_fence_acq_rel(); /* acquire the leaf; release it with the add(s) below */
-            gs_u32 add = gs_flip_share(leaves, leaf == 0u);
-            if (gs_aux_lines(g)) {
-                /* every line counts the leaves: its last add ends the episode there */
-                for (gs_u32 l = 0u; l < leaves; ++l)
-                    gs_add_fenced(gs_release_line(g, l), add);
-            } else {
-                old = gs_fetch_add_fenced(gs_word_at(g, GS_LINE_COUNTER, 0u), add);
-                if (gs_flip_completed(old, add)) {
-                    gs_fence_acquire(); /* the other leaves; its own went with its add */
-                    t->done = 1u;
-                }
-            }
-        }
-        gs_note_arrival(g);
-    }
+    if (gs_g_first(g))
+        gs_tree_arrive_first(g, t);
 }
 
 GS_DEVICE gs_u32 gs_tree_wait(gs_grid *g, const gs_token *t)
 {
-    gs_u32 why = GS_ABORT_NONE;
-    if (gs_g_first(g) && !t->done)
-        why = gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
-    return gs_group_verdict(g, why);
+    return gs_group_verdict(g, gs_g_first(g) ? gs_tree_wait_first(g, t) : GS_ABORT_NONE);
 }
 
 GS_EPISODE_FROM_HALVES(tree)

@@ -48,6 +48,11 @@
 #ifndef gs_load_header
 #define gs_load_header(p) gs_load_relaxed(p)
 #endif
+/* The representative's test read again at each use (the CUDA shim's note says why); a
+ * shim without the distinction has one test. */
+#ifndef gs_local_first_fresh
+#define gs_local_first_fresh() gs_local_first()
+#endif
 #ifndef GS_EARLY
 #define GS_EARLY 0u /* the weakened count releases this many arrivals early */
 #endif
@@ -101,12 +106,14 @@ typedef gs_grid_fields gs_grid;
 #define gs_g_lid(g) ((void)(g), gs_local_id())
 #define gs_g_lsize(g) ((void)(g), gs_local_size())
 #define gs_g_first(g) ((void)(g), gs_local_first())
+#define gs_g_first_fresh(g) ((void)(g), gs_local_first_fresh())
 #else
 #define gs_g_group(g) (gs_f(g)->group)
 #define gs_g_groups(g) (gs_f(g)->groups)
 #define gs_g_lid(g) (gs_f(g)->lid)
 #define gs_g_lsize(g) (gs_f(g)->lsize)
 #define gs_g_first(g) (gs_f(g)->lid == 0u)
+#define gs_g_first_fresh(g) gs_g_first(g)
 #endif
 
 /* The grid a group's fields make: where they live in shared memory, the representative
@@ -542,6 +549,19 @@ GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
     return gs_group_any(why != 0u, gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_VERDICT))
                ? (why ? why : GS_ABORT_PEER)
                : GS_ABORT_NONE;
+}
+
+/* Where a protocol's arrival and wait touch the state from the representative alone
+ * (after the arrival's group barrier), it tests there whether the launch can use the
+ * state (its arrival sets t->why, its wait passes it to the verdict) and defines
+ * GS_CHECKS_IN_REP_<name> as 1: the other work-items then test nothing at a barrier,
+ * where every work-item's load of aux and branch before the group barrier cost 30-50 ns
+ * a barrier in the Jacobi app's kernel on an H200 (bench/micro/jacobi_barriers.cu,
+ * parts-nobad). Elsewhere 0, and gridsync/barrier.h tests it on every work-item. */
+GS_DEVICE gs_u32 gs_rep_launch_bad(gs_token *t, const gs_grid *g)
+{
+    t->why = gs_launch_bad(g);
+    return t->why;
 }
 
 /* A protocol whose episode is its arrival then its wait (all but cg) says so with this,

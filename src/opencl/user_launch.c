@@ -6,9 +6,33 @@
 #include "gridsync/host_opencl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#ifdef GS_TEST_HOOKS
+/* A weakened library's build options define GS_TEST_HOOKS: its users' programs need the
+ * hooks' text between the shim and the protocols, as its own programs have it (build.c). */
+static char *hooked_source;
+static pthread_once_t hooked_once = PTHREAD_ONCE_INIT;
+static void join_hooked_source(void)
+{
+    size_t a = strlen(gs_cl_shim_source), b = strlen(gs_cl_hooks_source);
+    size_t c = strlen(gs_cl_protocol_source);
+    hooked_source = malloc(a + b + c + 1);
+    if (hooked_source == NULL)
+        return;
+    memcpy(hooked_source, gs_cl_shim_source, a);
+    memcpy(hooked_source + a, gs_cl_hooks_source, b);
+    memcpy(hooked_source + a + b, gs_cl_protocol_source, c + 1);
+}
+const char *gs_opencl_device_source(void)
+{
+    pthread_once(&hooked_once, join_hooked_source);
+    return hooked_source ? hooked_source : gs_cl_device_source;
+}
+#else
 const char *gs_opencl_device_source(void) { return gs_cl_device_source; }
+#endif
 
 gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size)
 {
