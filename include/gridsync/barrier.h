@@ -60,26 +60,27 @@
 
 /* What every episode starts from: the token of an arrival that has not happened, which
  * already failed where the launch cannot use the state (the same on every work-item),
- * unless the protocol's representative tests that itself (checks_in_rep, grid.h). */
-GS_DEVICE gs_token gs_token_start(const gs_grid *g, int checks_in_rep)
+ * unless the protocol's representative tests that itself (rep_only, grid.h). */
+GS_DEVICE gs_token gs_token_start(const gs_grid *g, int rep_only)
 {
     gs_token t;
     t.target = 0u;
     t.done = 0u;
     t.before = 0u;
-    t.why = checks_in_rep ? GS_ABORT_NONE : gs_launch_bad(g);
+    t.why = rep_only ? GS_ABORT_NONE : gs_launch_bad(g);
     return t;
 }
 GS_DEVICE gs_token gs_token_initial(const gs_grid *g) { return gs_token_start(g, 0); }
 
 /* After an episode. (A launch that does not match its state raised the abort when it
- * began, gs_grid_open: nothing of it in the user's loop.) */
-GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
+ * began, gs_grid_open: nothing of it in the user's loop.) In shared memory the
+ * representative counts for the group; the others read the count only after the next
+ * episode's group barrier (each protocol's arrival). A rep_only protocol's kernel keeps
+ * the representative's test (gs_g_first); the others' read it fresh (gs_g_first_fresh:
+ * the CUDA shim's note says why). */
+GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, int rep_only, gs_u32 why)
 {
-    (void)arrival_why;
-    /* In shared memory the representative counts for the group; the others read the
-     * count only after the next episode's group barrier (each protocol's arrival) */
-    if (!GS_GRID_IN_SHARED || gs_g_first(g))
+    if (!GS_GRID_IN_SHARED || (rep_only ? gs_g_first(g) : gs_g_first_fresh(g)))
         ++gs_f(g)->episode;
     return why;
 }
@@ -94,7 +95,7 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     }                                                                                \
     GS_DEVICE gs_token gs_arrive_##name(gs_grid *g)                                  \
     {                                                                                \
-        gs_token t = gs_token_start(g, GS_CHECKS_IN_REP_##name);                     \
+        gs_token t = gs_token_start(g, GS_REP_ONLY_##name);                          \
         if (t.why == GS_ABORT_NONE)                                                  \
             gs_##name##_arrive(g, &t);                                               \
         GS_ARRIVE_END();                                                             \
@@ -103,17 +104,17 @@ GS_DEVICE gs_u32 gs_episode_end(gs_grid *g, gs_u32 arrival_why, gs_u32 why)
     GS_DEVICE gs_u32 gs_wait_token_##name(gs_grid *g, gs_token t)                    \
     {                                                                                \
         gs_u32 why = t.why;                                                          \
-        if (why == GS_ABORT_NONE || GS_CHECKS_IN_REP_##name)                         \
+        if (why == GS_ABORT_NONE || GS_REP_ONLY_##name)                              \
             why = gs_##name##_wait(g, &t);                                           \
-        return gs_episode_end(g, t.why, why);                                        \
+        return gs_episode_end(g, GS_REP_ONLY_##name, why);                           \
     }                                                                                \
     GS_DEVICE gs_u32 gs_sync_##name(gs_grid *g)                                      \
     {                                                                                \
-        gs_token t = gs_token_start(g, GS_CHECKS_IN_REP_##name);                     \
+        gs_token t = gs_token_start(g, GS_REP_ONLY_##name);                          \
         gs_u32 why = t.why;                                                          \
         if (why == GS_ABORT_NONE)                                                    \
             why = gs_##name##_episode(g, &t);                                        \
-        return gs_episode_end(g, t.why, why);                                        \
+        return gs_episode_end(g, GS_REP_ONLY_##name, why);                           \
     }
 
 GS_DEVICE_PROTOCOLS(GS_DEFINE_PROTOCOL_API_)
@@ -142,7 +143,7 @@ GS_DEVICE gs_grid gs_grid_begin_auto(GS_GLOBAL gs_word *state)
 {
     GS_GRID_BEGIN(f = gs_auto_open(state);)
 }
-/* Flip and tree test the launch in the representative (GS_CHECKS_IN_REP_flip, _tree),
+/* Flip and tree test the launch in the representative (GS_REP_ONLY_flip, _tree),
  * and only it reads the choice: the other work-items read nothing at a barrier. */
 GS_DEVICE void gs_auto_arrive(gs_grid *g, gs_token *t)
 {
@@ -170,13 +171,13 @@ GS_DEVICE gs_token gs_arrive_auto(gs_grid *g)
 }
 GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
 {
-    return gs_episode_end(g, t.why, gs_auto_wait(g, &t));
+    return gs_episode_end(g, 1, gs_auto_wait(g, &t));
 }
 GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 {
     gs_token t = gs_token_start(g, 1);
     gs_auto_arrive(g, &t);
-    return gs_episode_end(g, t.why, gs_auto_wait(g, &t));
+    return gs_episode_end(g, 1, gs_auto_wait(g, &t));
 }
 
 /* ---- the last arriver: a launch's last episode where one group finishes ------------ */
@@ -202,7 +203,7 @@ GS_DEVICE int gs_last_verdict(gs_grid *g, int last)
             gs_store_relaxed(slot, 0u);
     }
 #endif
-    (void)gs_episode_end(g, GS_ABORT_NONE, GS_ABORT_NONE);
+    (void)gs_episode_end(g, 1, GS_ABORT_NONE);
     return last;
 }
 GS_DEVICE int gs_auto_last_first(gs_grid *g, gs_token *t)
@@ -277,7 +278,7 @@ GS_DEVICE gs_u32 gs_wait_token(gs_grid *g, gs_token t)
         default: break;
         }
     }
-    return gs_episode_end(g, t.why, why);
+    return gs_episode_end(g, 0, why);
 }
 
 GS_DEVICE gs_u32 gs_sync(gs_grid *g)
@@ -290,7 +291,7 @@ GS_DEVICE gs_u32 gs_sync(gs_grid *g)
         default: break;
         }
     }
-    return gs_episode_end(g, t.why, why);
+    return gs_episode_end(g, 0, why);
 }
 
 #undef GS_SETUP_CASE_

@@ -14,7 +14,7 @@
 GS_DEVICE void gs_central_setup(gs_grid_fields *f) { (void)f; }
 
 /* Only the representative touches the state: it tests the launch (grid.h). */
-#define GS_CHECKS_IN_REP_central 1
+#define GS_REP_ONLY_central 1
 GS_DEVICE void gs_central_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier(); /* the group's writes happen before its arrival */

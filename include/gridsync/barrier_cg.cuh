@@ -16,7 +16,7 @@
 
 GS_DEVICE void gs_cg_setup(gs_grid_fields *f) { (void)f; }
 
-#define GS_CHECKS_IN_REP_cg 0 /* every work-item takes the vendor's barrier */
+#define GS_REP_ONLY_cg 0 /* every work-item takes the vendor's barrier */
 GS_DEVICE void gs_cg_arrive(gs_grid *g, gs_token *t)
 {
     t->target = cooperative_groups::this_grid().barrier_arrive();

@@ -199,7 +199,7 @@ GS_DEVICE void gs_cluster_arrive(gs_grid *g, gs_token *t) { t->why = GS_ABORT_BA
 GS_DEVICE gs_u32 gs_cluster_wait(gs_grid *g, const gs_token *t) { return GS_ABORT_BAD_STATE; }
 #endif
 
-#define GS_CHECKS_IN_REP_cluster 0 /* every work-item takes the cluster's barrier */
+#define GS_REP_ONLY_cluster 0 /* every work-item takes the cluster's barrier */
 GS_EPISODE_FROM_HALVES(cluster)
 
 #endif

@@ -104,7 +104,7 @@ GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
 }
 
 /* The representative's halves (after the arrival's group barrier, before the verdict),
- * with the launch's test (GS_CHECKS_IN_REP_flip); auto calls them too. */
+ * with the launch's test (GS_REP_ONLY_flip); auto calls them too. */
 GS_DEVICE void gs_flip_arrive_first(gs_grid *g, gs_token *t)
 {
     if (gs_rep_launch_bad(t, g) != GS_ABORT_NONE)
@@ -131,7 +131,7 @@ GS_DEVICE int gs_flip_last_first(gs_grid *g, gs_token *t)
     return 1;
 }
 
-#define GS_CHECKS_IN_REP_flip 1
+#define GS_REP_ONLY_flip 1
 GS_DEVICE void gs_flip_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();

@@ -91,7 +91,7 @@ GS_DEVICE gs_u32 gs_lockfree_wait(gs_grid *g, const gs_token *t)
     return why;
 }
 
-#define GS_CHECKS_IN_REP_lockfree 0 /* other work-items touch the state */
+#define GS_REP_ONLY_lockfree 0 /* other work-items touch the state */
 GS_EPISODE_FROM_HALVES(lockfree)
 
 #endif

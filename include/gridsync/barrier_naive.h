@@ -33,7 +33,7 @@ GS_DEVICE gs_u32 gs_naive_wait(gs_grid *g, const gs_token *t)
     return gs_group_verdict(g, why);
 }
 
-#define GS_CHECKS_IN_REP_naive 0 /* other work-items touch the state */
+#define GS_REP_ONLY_naive 0 /* other work-items touch the state */
 GS_EPISODE_FROM_HALVES(naive)
 
 #endif

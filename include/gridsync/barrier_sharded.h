@@ -57,7 +57,7 @@ GS_DEVICE gs_u32 gs_sharded_wait(gs_grid *g, const gs_token *t)
     return gs_group_verdict(g, why);
 }
 
-#define GS_CHECKS_IN_REP_sharded 0 /* other work-items touch the state */
+#define GS_REP_ONLY_sharded 0 /* other work-items touch the state */
 GS_EPISODE_FROM_HALVES(sharded)
 
 #endif

@@ -30,7 +30,7 @@ GS_DEVICE void gs_tree_setup(gs_grid_fields *f)
 }
 
 /* The representative's halves (after the arrival's group barrier, before the verdict),
- * with the launch's test (GS_CHECKS_IN_REP_tree); auto calls them too. WANT_DONE (a
+ * with the launch's test (GS_REP_ONLY_tree); auto calls them too. WANT_DONE (a
  * constant: gs_tree_last_first): with release lines the last leaf's add to line 0 reads
  * its result, so that t->done tells the group that completed the episode, as the root's
  * add does without lines (a barrier's arrival keeps the cheaper add: every group polls). */
@@ -78,7 +78,7 @@ GS_DEVICE gs_u32 gs_tree_wait_first(gs_grid *g, const gs_token *t)
     return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, gs_aux_lines(g));
 }
 
-#define GS_CHECKS_IN_REP_tree 1
+#define GS_REP_ONLY_tree 1
 GS_DEVICE void gs_tree_arrive(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();

@@ -123,7 +123,7 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 #if GS_GRID_IN_SHARED
     gs_grid g;
     g.in_shared_memory_ = 0u;
-    if (gs_local_first())
+    if (gs_local_first_fresh())
         *gs_grid_slot() = *f;
     gs_group_barrier();
     return g;
@@ -139,15 +139,15 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
  * H100 against 11 us without gridsync (8448 warps' loads of the same few words, queued at
  * one L2 line); with the representative alone, 12.2 against 10.4 in the same run. */
 #if GS_GRID_IN_SHARED
-#define GS_GRID_BEGIN(...)     \
-    gs_grid g_;                \
-    g_.in_shared_memory_ = 0u; \
-    if (gs_local_first()) {    \
-        gs_grid_fields f;      \
-        __VA_ARGS__            \
-        *gs_grid_slot() = f;   \
-    }                          \
-    gs_group_barrier();        \
+#define GS_GRID_BEGIN(...)        \
+    gs_grid g_;                   \
+    g_.in_shared_memory_ = 0u;    \
+    if (gs_local_first_fresh()) { \
+        gs_grid_fields f;         \
+        __VA_ARGS__               \
+        *gs_grid_slot() = f;      \
+    }                             \
+    gs_group_barrier();           \
     return g_;
 #else
 #define GS_GRID_BEGIN(...) \
@@ -297,7 +297,7 @@ GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic,
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
     }
-    if (gs_group_id() == 0u && gs_local_first()) {
+    if (gs_group_id() == 0u && gs_local_first_fresh()) {
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK)], 1u);
         gs_u64 at = gs_mirror_of(state);
         if (at != 0u)
@@ -305,7 +305,7 @@ GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic,
     }
     if (groups != gs_num_groups() || (size != 0u && size != gs_local_size())) {
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_GRID;
-        if (gs_local_first()) /* here, once, not in the user's loop */
+        if (gs_local_first_fresh()) /* here, once, not in the user's loop */
             gs_raise_abort_at(state, 0u, gs_group_id(), gs_local_id(), GS_ABORT_BAD_GRID);
     } else if (aborted != GS_ABORT_NONE) {
         g.aux = GS_AUX_BAD | GS_ABORT_PEER; /* an earlier launch aborted: leave at once */
@@ -554,7 +554,7 @@ GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
 /* Where a protocol's arrival and wait touch the state from the representative alone
  * (after the arrival's group barrier), it tests there whether the launch can use the
  * state (its arrival sets t->why, its wait passes it to the verdict) and defines
- * GS_CHECKS_IN_REP_<name> as 1: the other work-items then test nothing at a barrier,
+ * GS_REP_ONLY_<name> as 1: the other work-items then test nothing at a barrier,
  * where every work-item's load of aux and branch before the group barrier cost 30-50 ns
  * a barrier in the Jacobi app's kernel on an H200 (bench/micro/jacobi_barriers.cu,
  * parts-nobad). Elsewhere 0, and gridsync/barrier.h tests it on every work-item. */

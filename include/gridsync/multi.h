@@ -222,7 +222,7 @@ GS_DEVICE gs_u32 gs_multi_wait_token(gs_multi_grid *m, gs_token t)
     gs_u32 why = t.why;
     if (why == GS_ABORT_NONE)
         why = gs_multi_wait_group(&m->g, &t);
-    return gs_episode_end(&m->g, t.why, why);
+    return gs_episode_end(&m->g, 0, why);
 }
 
 /* One episode: 0 once every group of every device has arrived; non-zero: leave. */

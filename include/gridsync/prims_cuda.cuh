@@ -55,18 +55,18 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
 #define gs_num_groups() (gs_nctaid_x() * gs_nctaid_y() * gs_nctaid_z())
 #define gs_local_id() (gs_tid_x() + gs_ntid_x() * (gs_tid_y() + gs_ntid_y() * gs_tid_z()))
 #define gs_local_size() (gs_ntid_x() * gs_ntid_y() * gs_ntid_z())
-    /* Work-item 0 of its group: the representative. The lane test says to ptxas what the
- * index test implies: one lane of the warp. Without it ptxas aggregates the
- * representative's arrival add over the warp (vote, popc, the add, a shuffle of its
- * result), and the note and first poll wait for the add's round trip: flip took 1212 ns
- * per barrier at 132 x 256 on an H100 where the same protocol had taken 969 (tests/regs
- * checks the SASS where a disassembler is at hand).
- * Unlike the indices above, this test is read without volatile: the compiler keeps it in
- * a predicate register across the user's loop (not one of the 32), where the volatile
- * reads put four S2R in a row on every barrier, twice (before the group barrier and
- * after the verdict): in the Jacobi app's own kernel at 512^2 on an H200 that cost
- * 100-145 ns a barrier, 4-6% of an iteration (bench/micro/jacobi_barriers.cu,
- * parts-first against parts; bench/results/h200/jacobi_barriers_parts.csv). */
+    /* Work-item 0 of its group: the representative. Unlike the indices above, this test is
+ * read without volatile: the compiler keeps it in a predicate register across the
+ * user's loop (not one of the 32), where volatile reads put four S2R in a row on every
+ * barrier, twice (before the group barrier and after the verdict): in the Jacobi app's
+ * own kernel at 512^2 on an H200 that cost 100-145 ns a barrier, 4-6% of an iteration
+ * (bench/micro/jacobi_barriers.cu, parts-first against parts;
+ * bench/results/h200/jacobi_barriers_parts.csv). Kept, the lane test no longer tells
+ * ptxas that one lane runs the arrival, and it aggregates flip's and tree's adds over
+ * the warp (tests/regs reports where): that once cost flip 1212 against 969 ns per
+ * barrier (H100, when the note waited for the shuffle), but now measures equal as a bare
+ * barrier and faster in the user's kernel than the form that prevents it, a volatile
+ * laneid read at each use (tests/regs/check_registers.sh has the figures). */
     GS_DEVICE gs_u32 gs_lane_id_pure(void)
 {
     gs_u32 v;
@@ -75,9 +75,10 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
 }
 #define gs_local_first() \
     (gs_lane_id_pure() == 0u && (threadIdx.x | threadIdx.y | threadIdx.z) == 0u)
-/* The same test read again at each use, for protocols whose other work-items' indices
- * (gs_g_lid: lockfree's and sharded's spinners) already hold the user's registers: with
- * the kept test their Jacobi kernel spilled 16 bytes at 32 registers (tests/regs). */
+/* The same test read again at each use: for kernels that run it once (gs_grid_begin),
+ * and for protocols whose other work-items' indices (gs_g_lid: lockfree's and sharded's
+ * spinners) already hold the user's registers: with the kept test their Jacobi kernel
+ * spilled 16 to 28 bytes at 32 registers (tests/regs). */
 #define gs_local_first_fresh() (gs_lane_id() == 0u && (gs_tid_x() | gs_tid_y() | gs_tid_z()) == 0u)
 
 /* Group memory a kernel declares for gridsync/local.h. */

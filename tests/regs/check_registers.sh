@@ -52,11 +52,15 @@ END {
 rc=$?
 
 # Where a disassembler is at hand (beside nvcc, or GS_CUOBJDUMP; the GPU machine has
-# one, Debian's CI machine not): no gridsync kernel may broadcast an atomic's result
-# across a warp (SHFL). That is ptxas aggregating a representative's arrival over the
-# warp, because it could not tell that one lane runs it: the add's result then reaches
-# the representative through a shuffle, and the arrival's note and first poll wait for
-# the add's round trip (flip 1212 against 969 ns per barrier at 132 x 256 on an H100).
+# one, Debian's CI machine not): which gridsync kernels broadcast an atomic's result
+# across a warp (SHFL), i.e. where ptxas aggregated a representative's arrival over the
+# warp because it could not tell that one lane runs it. Reported, not failed: it once
+# cost flip 1212 against 969 ns per barrier at 132 x 256 on an H100, when the note and
+# first poll waited for the shuffle; since the representative's test is a kept
+# predicate (prims_cuda.cuh), flip and tree aggregate in these kernels, and the form
+# that prevents it (a volatile laneid read at each use) measured no faster as a bare
+# barrier (bench groups, H200: within 0.5% at 132 to 1056 x 256) and 1-6% slower in the
+# Jacobi app's kernels at 528 blocks (bench/results/h200/jacobi_first_forms.csv).
 # cg and cluster are built on cooperative groups, whose grid.sync() has its own.
 CUOBJDUMP=${GS_CUOBJDUMP:-$(dirname "$(command -v "$NVCC" 2>/dev/null || echo "$NVCC")")/cuobjdump}
 [ -x "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump 2>/dev/null || true)
@@ -65,11 +69,10 @@ if [ -n "$CUOBJDUMP" ] && [ -x "$CUOBJDUMP" ]; then
     /Function :/ { fn = $3; if (fn !~ /_(vendor|cg|cluster)$/) seen[fn] = 1; next }
     /SHFL/ { shfl[fn]++ }
     END {
-        fail = 0
-        for (fn in seen) if (shfl[fn] > 0) { printf "FAIL %-22s %d warp shuffles: an arrival aggregated over the warp\n", fn, shfl[fn]; fail = 1; n++ }
-        if (!fail) print "ok   no arrival aggregated over a warp (SASS of every gridsync kernel)"
-        exit fail
-    }' || rc=1
+        n = 0
+        for (fn in seen) if (shfl[fn] > 0) { printf "note %-22s %d warp shuffles: an arrival aggregated over the warp\n", fn, shfl[fn]; n++ }
+        if (!n) print "ok   no arrival aggregated over a warp (SASS of every gridsync kernel)"
+    }'
 else
     echo "no cuobjdump: the SASS check skipped"
 fi
