@@ -6,6 +6,6 @@ __kernel void gsp_pi(__global gs_word *state, __global gs_word *ticket, __global
 {
     gs_grid g;
     if (way == GSP_WAY_BARRIER)
-        g = gs_grid_begin_auto(state);
+        g = gs_grid_begin_flip(state);
     gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
 }

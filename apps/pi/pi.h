@@ -7,8 +7,8 @@
  *   GSP_HOST     the partials read back and summed on the host (the lecture's way:
  *                "finish the kernel and start another", here the host)
  *   GSP_BARRIER  the same kernel finishes on the device: a grid barrier (gridsync's
- *                auto protocol) that every group arrives at and only the last group
- *                waits for, then that group sums the partials
+ *                flip) that every group arrives at and none waits for; the group whose
+ *                arrival completed it (gs_arrive_last_flip) sums the partials
  *   GSP_TICKET   no barrier: each group takes a ticket from a counter after writing its
  *                partial; the last group to arrive sums them (waits for no one)
  *   GSP_CUB      CUDA: the partials summed by cub::DeviceReduce::Sum

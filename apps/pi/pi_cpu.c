@@ -19,7 +19,7 @@ typedef struct cpu_impl {
 static void kernel(void *arg)
 {
     cpu_impl *m = arg;
-    gs_grid g = gs_grid_begin_auto(m->state); /* every way: gs_cpu_launch wants its state used */
+    gs_grid g = gs_grid_begin_flip(m->state); /* every way: gs_cpu_launch wants its state used */
     gsp_kernel(&g, &m->ticket, m->scratch, m->partials, &m->result, m->steps, m->way);
 }
 

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(1024)
 {
     gs_grid g;
     if (way == GSP_WAY_BARRIER) /* the other ways launch without gridsync */
-        g = gs_grid_begin_auto(state);
+        g = gs_grid_begin_flip(state);
     gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
 }
 

@@ -119,7 +119,7 @@ GSP_FN unsigned gsp_kernel(gs_grid *g, GSP_GLOBAL gs_word *ticket, GSP_GLOBAL do
          * kernel) and slowed them; where one fixed group waited (the last, among the
          * last to arrive), its kernel still ended 2.4 us after the last partial
          * against the ticket's 1.4 (bench/micro/pi_finish.cu, "arrive"). */
-        if (gs_arrive_last_auto(g))
+        if (gs_arrive_last_flip(g))
             gsp_total(scratch, partials, result);
     } else if (way == GSP_WAY_TICKET) {
         /* acq_rel: this group's partial is released with its ticket; the last group

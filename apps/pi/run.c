@@ -103,16 +103,16 @@ gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
     if (be == NULL || !gsp_way_supported(dev, cfg->way))
         return GS_ERR_UNSUPPORTED;
     gsp_session s = {dev, cfg, out, NULL, NULL};
-    /* The barrier the barrier way syncs on; the cpu back end launches every way through
-     * it (a team of threads with its group barrier is what gs_cpu_launch makes). Its one
-     * waiter (pi_step.h) arrives among the last, so the library's back-off serves: on an
-     * H200 caps of 256, 2048 and the default 16384 ns gave the same times at 10^6 to 10^9
-     * steps (docs/results.md). */
-    gs_status st = gs_barrier_create(dev, GS_ALGO_AUTO, cfg->groups, &s.bar);
+    /* The barrier the barrier way ends on; the cpu back end launches every way through
+     * it (a team of threads with its group barrier is what gs_cpu_launch makes). Flip:
+     * its last arriver (gs_arrive_last, pi_step.h) knows from one atomic, where auto's
+     * tree at 1056 groups adds a hop (bench/micro/pi_finish.cu on an H200 at 10^6 steps:
+     * 12.0 against 13.1 us of device time). */
+    gs_status st = gs_barrier_create(dev, GS_ALGO_FLIP, cfg->groups, &s.bar);
     if (st == GS_OK && cfg->timeout_ms)
         st = gs_barrier_set_timeout(s.bar, cfg->timeout_ms);
     if (st != GS_OK)
-        gsp_fail(&s, st, "gs_barrier_create(auto, %u groups)", cfg->groups);
+        gsp_fail(&s, st, "gs_barrier_create(flip, %u groups)", cfg->groups);
     if (st == GS_OK)
         st = be->open(&s);
     double pi = 0.0;

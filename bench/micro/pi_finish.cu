@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(1024)
 {
     gs_grid g;
     if (way == GSP_WAY_BARRIER)
-        g = gs_grid_begin_auto(state);
+        g = gs_grid_begin_flip(state); /* as the app's (apps/pi/pi_cuda.cu) */
     gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
 }
 
@@ -267,7 +267,7 @@ int main()
     }
     gs_barrier *bar, *tree, *flip;
     void *state, *tree_state, *flip_state;
-    if (gs_barrier_create(dev, GS_ALGO_AUTO, GROUPS, &bar) != GS_OK ||
+    if (gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &bar) != GS_OK ||
         gs_cuda_state(bar, &state) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_TREE, GROUPS, &tree) != GS_OK ||
         gs_cuda_state(tree, &tree_state) != GS_OK ||

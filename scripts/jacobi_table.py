@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""scripts/jacobi_table.py - issue 15's table from a `gridsync bench jacobi --csv` file:
+every method, form, size and block count in ms per run, each method's best block count,
+and speed-ups (the baseline's best time over the method's: above 1 is faster) against
+the user's grid.sync() kernel (cg, sync form), grid.sync() in the same form, and the
+CUDA-graph relaunch. Only rows whose check passed count. Standard library only.
+
+    python3 scripts/jacobi_table.py bench/results/h200/jacobi_eighth.csv [--md]
+"""
+import csv
+import sys
+from collections import defaultdict
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["check"] == "pass"]
+    md = "--md" in sys.argv
+    ms = defaultdict(dict)  # (n, iters, algo, form) -> {groups: ms}
+    for r in rows:
+        form = r["form"] or "-"
+        ms[(int(r["n"]), int(r["iters"]), r["algo"], form)][int(r["groups"])] = float(r["total_ms"])
+    grids = sorted({g for v in ms.values() for g in v})
+    best = {k: min(v.values()) for k, v in ms.items()}
+
+    def ref(n, iters, algo, form):
+        return best.get((n, iters, algo, form))
+
+    head = ["size", "method", "form"] + [str(g) for g in grids] + [
+        "best", "x cg (sync)", "x cg (same form)", "x relaunch-graph"]
+    sep = " | " if md else "  "
+    lines = [head]
+    for (n, iters, algo, form) in sorted(ms, key=lambda k: (k[0], k[3], k[2])):
+        v = ms[(n, iters, algo, form)]
+        b = best[(n, iters, algo, form)]
+        cells = ["%d^2 x %d" % (n, iters), algo, form]
+        cells += ["%.2f" % v[g] if g in v else "" for g in grids]
+        cells.append("%.2f" % b)
+        for base in (ref(n, iters, "cg", "sync"), ref(n, iters, "cg", form),
+                     ref(n, iters, "relaunch-graph", "-")):
+            cells.append("%.3f" % (base / b) if base and form != "-" else "")
+        lines.append(cells)
+    if md:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for c in lines[1:]:
+            print("| " + " | ".join(c) + " |")
+    else:
+        w = [max(len(c[i]) for c in lines) for i in range(len(head))]
+        for c in lines:
+            print(sep.join(x.ljust(w[i]) for i, x in enumerate(c)))
+
+
+if __name__ == "__main__":
+    main()
