@@ -281,7 +281,10 @@ else
 fi
 
 # ---- 5b. registers of user kernels beside grid.sync() (tests/regs; no GPU needed) ----------
-registers() { sh "$ROOT/tests/regs/check_registers.sh" "$NVCC" "$ROOT/include" "$ROOT/tests/regs/user_kernels.cu" | tee "$RES/registers.txt"; }
+registers() {
+    set -o pipefail # the check's status, not tee's
+    sh "$ROOT/tests/regs/check_registers.sh" "$NVCC" "$ROOT/include" "$ROOT/tests/regs/user_kernels.cu" | tee "$RES/registers.txt"
+}
 export -f registers
 stage registers 60 registers
 
