@@ -106,6 +106,10 @@ typedef struct gs_device_info {
     uint64_t l2_bytes;           /* 0 where unknown */
     unsigned cc_major, cc_minor; /* CUDA compute capability */
     unsigned clock_khz, mem_clock_khz;
+    /* 1 where gridsync/local.h's tagged words (gs_local_put, gs_local_get*: 64-bit atomics)
+     * run: CUDA, the cpu, OpenCL devices with cl_khr_int64_base_atomics. Elsewhere
+     * gs_local_create_tagged with tagged words returns GS_ERR_UNSUPPORTED. */
+    unsigned has_word64;
 } gs_device_info;
 
 GS_API gs_status gs_device_get_info(const gs_device *dev, gs_device_info *out);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_jacobi.sh GRIDSYNC BACKEND DIR: `gridsync bench jacobi` with its defaults on a
-# host device: every method at every grid in every form (sync, split, resident; local for
-# auto alone) checked against the reference and timed, a best row per method and form,
+# host device: every method at every grid in every form (sync, split, resident; local and
+# halo for auto alone) checked against the reference and timed, a best row per method and form,
 # the summary; --form split alone; a bad --form refused, naming the option and the
 # value. (Bad sizes: cli_usage.sh.)
 set -u
@@ -21,16 +21,18 @@ sync=$(grep -c '^best,.*,sync,pass$' "$dir/jacobi.csv")
 split=$(grep -c '^best,.*,split,pass$' "$dir/jacobi.csv")
 resident=$(grep -c '^best,.*,resident,pass$' "$dir/jacobi.csv")
 local=$(grep -c '^best,.*,auto,.*,local,pass$' "$dir/jacobi.csv")
+halo=$(grep -c '^best,.*,auto,.*,halo,pass$' "$dir/jacobi.csv")
 echo "rows=$rows best=$best methods=$methods formless=$formless sync=$sync split=$split" \
-    "resident=$resident local=$local passed=$passed"
+    "resident=$resident local=$local halo=$halo passed=$passed"
 [ "$methods" -ge 8 ] && [ "$split" -ge 7 ] && [ "$sync" -eq "$split" ] &&
-    [ "$resident" -eq "$split" ] && [ "$local" -eq 1 ] &&
+    [ "$resident" -eq "$split" ] && [ "$local" -eq 1 ] && [ "$halo" -eq 1 ] &&
     [ "$((sync + formless))" -eq "$methods" ] &&
-    [ "$best" -eq "$((sync + split + resident + local + formless))" ] &&
+    [ "$best" -eq "$((sync + split + resident + local + halo + formless))" ] &&
     [ "$rows" -ge "$best" ] && [ "$passed" -eq $((rows + best)) ] || exit 1
 grep -q 'ms/iter' "$dir/jacobi.txt" && grep -q '"n": 64' "$dir/jacobi.json" &&
     grep -q '"form": "split"' "$dir/jacobi.json" && grep -q '"form": "resident"' "$dir/jacobi.json" &&
-    grep -q '"form": "local"' "$dir/jacobi.json" && grep -q 'x_sync' "$dir/jacobi.txt" || exit 1
+    grep -q '"form": "local"' "$dir/jacobi.json" && grep -q '"form": "halo"' "$dir/jacobi.json" &&
+    grep -q 'x_sync' "$dir/jacobi.txt" || exit 1
 
 # One form: its rows and the relaunch baseline's, no other form's.
 "$cli" bench jacobi --backend "$backend" --repeats 1 --sizes 20:5 --groups 2 --form split \
@@ -40,7 +42,7 @@ grep -q ',split,pass$' "$dir/split.csv" &&
     grep -q '^jacobi,.*,relaunch,.*,,pass$' "$dir/split.csv" || exit 1
 
 # A bad or repeated form is refused before anything runs, naming --form and the value.
-for bad in sync,bogus split,split "" sync, local,local; do
+for bad in sync,bogus split,split "" sync, local,local halo,halo; do
     "$cli" bench jacobi --backend "$backend" --form "$bad" >"$dir/out" 2>"$dir/err"
     rc=$?
     if [ "$rc" -ne 2 ] || [ -s "$dir/out" ] ||

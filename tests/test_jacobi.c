@@ -5,13 +5,14 @@
  * needs, and it stays exact with one group, a prime count (bands), tiles without inner
  * cells, one cell wide, empty, or smaller than the group (the resident form keeps the
  * same tiles in group memory); the local form with one band, more groups than bands,
- * bands of one row; a wrong result is caught and not timed; bad input is refused.
+ * bands of one row; the halo form on the same shapes of tiles; a wrong result is caught and not timed; bad input is refused.
  *
  * Built with GSJ_WEAKEN_SPLIT (test weak_split_jacobi_cpu, against a library built the
  * same way: the perimeter computed after gs_arrive publishes it) it runs only
  * weakened_split_is_caught: the split form's check must catch that race; with
  * GSJ_WEAKEN_LOCAL (weak_local_jacobi_cpu: a band does not wait for the band above it)
- * only weakened_local_is_caught. */
+ * only weakened_local_is_caught; with GSJ_WEAKEN_HALO (weak_halo_jacobi_cpu: a tile does
+ * not wait for the row above it) only weakened_halo_is_caught. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "gridsync/host_local.h" /* GS_LOCAL_MAX_TAGGED */
 #include "jacobi.h"
 #include "jacobi_step.h"
 #include "test_support.h"
@@ -47,7 +49,7 @@ static gs_status run_one(gs_algo method, gsj_form form, unsigned n, unsigned ite
     return s;
 }
 
-#if !defined(GSJ_WEAKEN_SPLIT) && !defined(GSJ_WEAKEN_LOCAL)
+#if !defined(GSJ_WEAKEN_SPLIT) && !defined(GSJ_WEAKEN_LOCAL) && !defined(GSJ_WEAKEN_HALO)
 /* Work-items per group: small teams on cpu, PoCL's 16 elsewhere. */
 static unsigned group_size(void) { return info.backend == GS_BACKEND_CPU ? 4u : 16u; }
 
@@ -103,8 +105,9 @@ static void expect_exact_sized(gs_algo method, gsj_form form, unsigned n, unsign
     assert_int_equal(r.mismatches, 0);
     assert_true(r.ms_median > 0.0);
     if (method == GS_ALGO_AUTO) /* the local form has no protocol to resolve */
-        assert_true(form == GSJ_FORM_LOCAL ? r.algo == GS_ALGO_AUTO
-                                           : r.algo == GS_ALGO_FLIP || r.algo == GS_ALGO_TREE);
+        assert_true(form == GSJ_FORM_LOCAL || form == GSJ_FORM_HALO
+                        ? r.algo == GS_ALGO_AUTO
+                        : r.algo == GS_ALGO_FLIP || r.algo == GS_ALGO_TREE);
 }
 
 static void expect_exact(gs_algo method, gsj_form form, unsigned n, unsigned iters, unsigned groups)
@@ -280,6 +283,31 @@ static void local_form_is_exact(void **state)
     expect_exact_sized(GS_ALGO_AUTO, GSJ_FORM_LOCAL, 1026, 16, 4, 1);
 }
 
+/* The halo form (auto alone; where the device has 64-bit atomics): one group (no
+ * neighbour), two side by side and two above each other (2 x 1 and 1 x 2 tilings are
+ * 1 x 2: bands), tiles of one row and one cell with empty tiles past them (more groups
+ * than rows), a prime count (bands), more pieces than the group has work-items (each then
+ * takes several: the planned first and the rest), odd and even T. */
+static void halo_form_is_exact(void **state)
+{
+    if (!info.has_word64) {
+        gsj_result r;
+        assert_int_equal(run_one(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 9, 2, group_size(), 0, &r),
+                         GS_ERR_UNSUPPORTED);
+        skip();
+    }
+    unsigned many = info.backend == GS_BACKEND_CPU ? 6u : 8u;
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 9, 1);  /* one tile, nothing exchanged */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 10, 2); /* two bands */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 2, 2);  /* weakened_halo_is_caught's */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 4, 6, 5);   /* 2 rows in 5 bands: 3 empty */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 5, 7, 4);   /* 2 x 2 tiles of 1..2 cells */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 3, 5, 4);   /* one cell, 3 empty tiles */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 9, 7);  /* a prime: bands of 5 rows */
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 64, 50, many);
+    expect_exact(GS_ALGO_AUTO, GSJ_FORM_HALO, 200, 11, 6); /* 2 x 3 tiles, 400 pieces */
+}
+
 static void a_wrong_result_fails(void **state)
 {
     enum { N = 20, T = 6 };
@@ -318,9 +346,27 @@ static void bad_input(void **state)
     c.groups = 0;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
     c = ok;
-    c.form = (gsj_form)4;
+    c.form = (gsj_form)5;
     assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
-    assert_null(gsj_form_name((gsj_form)4));
+    assert_null(gsj_form_name((gsj_form)5));
+    assert_string_equal(gsj_form_name(GSJ_FORM_HALO), "halo");
+    c = ok; /* the halo form is auto's alone, counts iterations in 24 bits, and its words
+             * must fit one state */
+    c.form = GSJ_FORM_HALO;
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    assert_false(gsj_method_in_form(GS_ALGO_FLIP, GSJ_FORM_HALO));
+    c.method = GS_ALGO_AUTO;
+    c.iters = GSJ_LOCAL_MAX_ITERS + 1u;
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    c.iters = ok.iters;
+    c.n = GSJ_MAX_N;
+    c.groups = 1u << 20; /* 1024 x 1024 tiles of 32: 2^20 x 8 x 32 words, 2^28 > 2^26 */
+    assert_true(gsj_halo_words(c.n, c.groups) > GS_LOCAL_MAX_TAGGED);
+    assert_int_equal(gsj_run(dev, &c, &r), GS_ERR_INVALID_ARGUMENT);
+    /* 62^2 interior on 2 x 2 tiles of 31: a stride of 31, 4 x 8 x 31 words */
+    assert_int_equal(gsj_halo_stride(64, 4), 31);
+    assert_int_equal(gsj_halo_words(64, 4), 4u * 8u * 31u);
+    assert_int_equal(gsj_halo_stride(2, 4), 0);
     assert_string_equal(gsj_form_name(GSJ_FORM_LOCAL), "local");
     assert_string_equal(gsj_form_name(GSJ_FORM_RESIDENT), "resident");
     c = ok; /* the local form is auto's alone, and counts iterations in 24 bits */
@@ -358,7 +404,9 @@ static void bad_input(void **state)
                      GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_SPLIT, 4, NULL),
                      GS_ERR_INVALID_ARGUMENT);
-    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, (gsj_form)4, 4, &bound),
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, (gsj_form)5, 4, &bound),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_HALO, 4, &bound),
                      GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gsj_max_groups(dev, GS_ALGO_FLIP, GSJ_FORM_LOCAL, 4, &bound),
                      GS_ERR_INVALID_ARGUMENT);
@@ -388,6 +436,22 @@ static void weakened_split_is_caught(void **state)
     }
     printf("  weakened split form: caught in run %u\n", runs);
     assert_true(caught > 0);
+}
+#elif defined(GSJ_WEAKEN_HALO)
+/* The weakened halo form: a tile does not wait for the row above it and computes with
+ * what its ring held, the row of an iteration or more before. With T = 2 every word is
+ * put once, so nothing but the check can see it, and it must: the second iteration's
+ * top rows are wrong. Longer, the tile below may also run two iterations ahead and put
+ * a later seq over a word its neighbour has not read yet: the tag then differs and that
+ * neighbour's get times out (GS_ERR_TIMEOUT) instead of taking the wrong value; either
+ * ending fails the run. halo_form_is_exact runs the same shapes intact. */
+static void weakened_halo_is_caught(void **state)
+{
+    gsj_result r;
+    assert_int_equal(run_one(GS_ALGO_AUTO, GSJ_FORM_HALO, 37, 2, 2, 4, 0, &r), GS_ERR_CHECK_FAILED);
+    assert_true(r.mismatches > 0);
+    gs_status s = run_one(GS_ALGO_AUTO, GSJ_FORM_HALO, 64, 50, 6, 4, 0, &r);
+    assert_true((s == GS_ERR_CHECK_FAILED && r.mismatches > 0) || s == GS_ERR_TIMEOUT);
 }
 #else
 /* The weakened local form: a band does not wait for the band above it, so it reads that
@@ -422,6 +486,8 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_split_is_caught)};
 #elif defined(GSJ_WEAKEN_LOCAL)
     const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_local_is_caught)};
+#elif defined(GSJ_WEAKEN_HALO)
+    const struct CMUnitTest tests[] = {cmocka_unit_test(weakened_halo_is_caught)};
 #else
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_is_the_update),
@@ -431,6 +497,7 @@ int main(void)
         cmocka_unit_test(tiles_partition_the_interior),
         cmocka_unit_test(tiled_forms_are_exact),
         cmocka_unit_test(local_form_is_exact),
+        cmocka_unit_test(halo_form_is_exact),
         cmocka_unit_test(every_method_is_exact),
     };
 #endif

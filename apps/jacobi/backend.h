@@ -60,6 +60,9 @@ gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out);
 /* The local form's state: a progress word per band (gsj_local_bands), with the
  * configuration's timeout; records the state's size in the result. */
 gs_status gsj_local_open(gsj_session *s, gs_local **out);
+/* The halo form's state: gsj_halo_words tagged words, with the configuration's timeout;
+ * records the state's size in the result. */
+gs_status gsj_halo_open(gsj_session *s, gs_local **out);
 /* A local launch's status after gs_local_collect (`st`), with what a timeout names. */
 gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st);
 /* Records what failed (printf-style) in s->result->error and returns `status`. */

@@ -1,8 +1,8 @@
 /* apps/jacobi/jacobi.cl - the app's OpenCL kernels. The program the app builds is
  * gs_opencl_device_source() (gridsync's shim and protocols), then jacobi_step.h
- * (gsj_sweep, and the split form's tiles), then jacobi_local.h (the local form's loop)
- * and jacobi_resident.h (the resident form's phases), then this file:
- * cmake/embed_text.cmake joins the last four at build time, so there is no #include here (the run-time compiler has no
+ * (gsj_sweep, and the split form's tiles), then jacobi_local.h (the local form's loop),
+ * jacobi_resident.h (the resident form's phases) and jacobi_halo.h (the halo form's
+ * loop), then this file: cmake/embed_text.cmake joins the last five at build time, so there is no #include here (the run-time compiler has no
  * include path). Launches are 1-D: a work-item's place is its global id (sync form), or
  * its group's tile and its local id (split form). */
 
@@ -92,6 +92,21 @@ __kernel void gsj_local(__global gs_word *state, __global float *a, __global flo
     gs_local L = gs_local_begin(state, scratch);
     gsj_local_run(&L, a, b, n, iters, bands);
 }
+
+/* The halo form (jacobi_halo.h): the resident form's tiles in local memory (the host
+ * sizes m: gsj_resident_bytes), the halo in tagged words, no barrier; enqueued after
+ * gs_local_prepare with no more groups than the device holds at once. Only where the
+ * device has 64-bit atomics. */
+#if defined(GS_HAVE_WORD64)
+__kernel void gsj_halo(__global gs_word *state, __global float *a, __global float *b, uint n,
+                       uint iters, uint gx, uint gy, uint stride, __local float *m)
+{
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    gsj_halo_run(&L, a, b, n, iters, gx, gy, stride, m, (uint)get_local_id(0),
+                 (uint)get_local_size(0));
+}
+#endif
 
 /* The relaunch baseline: one iteration per launch. */
 __kernel void gsj_step(__global const float *a, __global float *b, uint n)

@@ -10,7 +10,7 @@
  *   GS_ALGO_RELAUNCH_GRAPH  CUDA: those launches captured once into a CUDA graph,
  *                        instantiated outside the timed span, then replayed
  *
- * each in one of four forms (gsj_config.form):
+ * each in one of five forms (gsj_config.form):
  *
  *   GSJ_FORM_SYNC    cells dealt round-robin over every work-item of the grid; each
  *                    iteration ends with the barrier (gs_sync_<p>, grid.sync(), a launch)
@@ -40,6 +40,15 @@
  *                    race-free). What a persistent kernel keeps that a relaunch loses;
  *                    cg runs the same kernel with grid.sync(). A tile (twice, with its
  *                    halo: gsj_resident_bytes) must fit a group's memory.
+ *   GSJ_FORM_HALO    the resident form's tiles and no barrier: each group puts its
+ *                    perimeter cells into gridsync's tagged words (gridsync/local.h),
+ *                    value and iteration in one 64-bit store, and gets its halo ring
+ *                    from its neighbours' words (jacobi_halo.h proves it race-free):
+ *                    between two groups one store and one load an iteration. A tile is
+ *                    a group's for the whole run, so the grid must be co-resident: the
+ *                    CUDA back end launches it cooperatively. Method GS_ALGO_AUTO only
+ *                    (no protocol to pick; the CLI calls it `halo`); where the device
+ *                    has 64-bit atomics (gs_device_info.has_word64).
  *
  * The problem: an n x n float grid; the edges keep their initial values; each interior
  * cell becomes 0.25f * ((left + right) + (up + down)) of the previous grid; T such
@@ -63,10 +72,11 @@ extern "C" {
 #define GSJ_MAX_N 32768u /* cell indices stay within 32 bits (jacobi_step.h) */
 
 typedef enum gsj_form {
-    GSJ_FORM_SYNC = 0,    /* a barrier between iterations (a zeroed config's) */
-    GSJ_FORM_SPLIT = 1,   /* tiles, the barrier split around their inner cells */
-    GSJ_FORM_LOCAL = 2,   /* bands, each waiting for its neighbours only (auto only) */
-    GSJ_FORM_RESIDENT = 3 /* tiles kept in group memory, halos through global memory */
+    GSJ_FORM_SYNC = 0,     /* a barrier between iterations (a zeroed config's) */
+    GSJ_FORM_SPLIT = 1,    /* tiles, the barrier split around their inner cells */
+    GSJ_FORM_LOCAL = 2,    /* bands, each waiting for its neighbours only (auto only) */
+    GSJ_FORM_RESIDENT = 3, /* tiles kept in group memory, halos through global memory */
+    GSJ_FORM_HALO = 4      /* resident tiles, halos in tagged words, no barrier (auto only) */
 } gsj_form;
 
 typedef struct gsj_config {
@@ -107,7 +117,8 @@ int gsj_method_supported(gs_device *dev, gs_algo method);
 int gsj_method_has_forms(gs_algo method);
 
 /* Whether `method` runs in `form`: every method in the sync, split and resident forms
- * (the relaunch baselines ignore the form), GS_ALGO_AUTO alone in the local form. */
+ * (the relaunch baselines ignore the form), GS_ALGO_AUTO alone in the local and halo
+ * forms. */
 int gsj_method_in_form(gs_algo method, gsj_form form);
 /* The local form's bands for `groups` groups: as many as the groups, at most the
  * interior's n - 2 rows. */
@@ -124,7 +135,12 @@ gs_status gsj_group_memory(gs_device *dev, size_t *out);
 /* The bytes of group memory the resident form's kernel takes for an n x n grid on
  * `groups` groups: the largest tile of gsj_tiling, twice, with its halo ring. */
 size_t gsj_resident_bytes(unsigned n, unsigned groups);
-/* "sync", "split", "local" or "resident"; NULL for a value that is none of them. */
+/* The halo form's tagged words for an n x n grid on `groups` groups (jacobi_halo.h: 2 x 4
+ * x the stride for each group), and the stride, the longest side of a tile of
+ * gsj_tiling. The form runs where the words are at most GS_LOCAL_MAX_TAGGED. */
+uint64_t gsj_halo_words(unsigned n, unsigned groups);
+unsigned gsj_halo_stride(unsigned n, unsigned groups);
+/* "sync", "split", "local", "resident" or "halo"; NULL for a value that is none of them. */
 const char *gsj_form_name(gsj_form form);
 
 /* The split form's tiles for `groups` groups: gx across, gy down, gx * gy == groups,
@@ -142,9 +158,9 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
 /* Runs the solver once and compares it with the reference (GS_ERR_CHECK_FAILED and
  * out->mismatches when it differs: no time is then measured), then `repeats` timed
  * runs from the initial grid, each checked again. The first run is the warm-up.
- * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is none of the four, a
- * method other than auto in the local form, more than GSJ_LOCAL_MAX_ITERS iterations
- * there). */
+ * GS_ERR_INVALID_ARGUMENT for a config out of range (a form that is none of the five, a
+ * method other than auto in the local or halo form, more than GSJ_LOCAL_MAX_ITERS
+ * iterations there, more halo words than GS_LOCAL_MAX_TAGGED). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
 
 /* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */

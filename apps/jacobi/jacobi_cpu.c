@@ -1,5 +1,5 @@
 /* The app on gridsync's cpu back end: a group is a team of threads, a launch is
- * gs_cpu_launch (the local form: gs_cpu_launch_local), time is the host's monotonic
+ * gs_cpu_launch (the local and halo forms: gs_cpu_launch_local), time is the host's monotonic
  * clock around the launch(es). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <stdint.h>
@@ -15,6 +15,7 @@
 #include "jacobi_step.h"
 #include "jacobi_local.h"
 #include "jacobi_resident.h"
+#include "jacobi_halo.h"
 
 typedef struct cpu_job {
     gs_word *state;
@@ -22,7 +23,8 @@ typedef struct cpu_job {
     unsigned n, iters;
     unsigned gx, gy;     /* the split form's tiles (gsj_tiling) */
     unsigned bands;      /* the local form's (gsj_local_bands) */
-    float *group_memory; /* the resident form's: `floats` for each group in turn */
+    unsigned stride;     /* the halo form's (gsj_halo_stride) */
+    float *group_memory; /* the resident and halo forms': `floats` for each group in turn */
     size_t floats;
 } cpu_job;
 
@@ -128,6 +130,17 @@ static void local_kernel(void *arg)
     gsj_local_run(&L, job->a, job->b, job->n, job->iters, job->bands);
 }
 
+/* The halo form's kernel (jacobi_halo.h): the team's tile in its share of the job's
+ * group memory, the halo in tagged words. Every team is running at once (threads). */
+static void halo_kernel(void *arg)
+{
+    const cpu_job *job = arg;
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(job->state, scratch);
+    gsj_halo_run(&L, job->a, job->b, job->n, job->iters, job->gx, job->gy, job->stride,
+                 job->group_memory + job->floats * gs_group_id(), gs_local_id(), gs_local_size());
+}
+
 /* The relaunch baseline: a plain launch per iteration, as a user without a barrier
  * writes one on a CPU: a thread per work-item, started, then joined. Not through
  * gs_cpu_launch, which is for kernels that use their barrier (it reports one that never
@@ -179,9 +192,9 @@ static gs_status cpu_group_memory(gs_device *dev, size_t *out)
 
 typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
-    gs_local *L;     /* the local form's */
+    gs_local *L;     /* the local and halo forms' */
     float *a, *b;
-    float *group_memory; /* the resident form's, every team's */
+    float *group_memory; /* the resident and halo forms', every team's */
     thrd_t *threads;     /* relaunch: one per work-item */
     plain_item *items;
 } cpu_impl;
@@ -198,12 +211,15 @@ static gs_status cpu_open(gsj_session *s)
     m->b = malloc(cells * sizeof *m->b);
     if (m->a == NULL || m->b == NULL)
         return GS_ERR_OUT_OF_MEMORY;
-    if (gsj_kernel_form(s->cfg) == GSJ_FORM_LOCAL)
+    gsj_form form = gsj_kernel_form(s->cfg);
+    if (form == GSJ_FORM_LOCAL)
         return gsj_local_open(s, &m->L);
-    if (gsj_kernel_form(s->cfg) == GSJ_FORM_RESIDENT &&
+    if ((form == GSJ_FORM_RESIDENT || form == GSJ_FORM_HALO) &&
         (m->group_memory =
              malloc(gsj_resident_bytes(s->cfg->n, s->cfg->groups) * s->cfg->groups)) == NULL)
         return GS_ERR_OUT_OF_MEMORY;
+    if (form == GSJ_FORM_HALO)
+        return gsj_halo_open(s, &m->L);
     if (s->cfg->method != GS_ALGO_RELAUNCH)
         return gsj_barrier_open(s, &m->bar);
     unsigned bound = 0; /* as many threads as a gridsync launch may have */
@@ -246,13 +262,15 @@ static gs_status cpu_run(gsj_session *s, double *ns)
                    0,
                    0,
                    gsj_local_bands(c->n, c->groups),
+                   gsj_halo_stride(c->n, c->groups),
                    m->group_memory,
                    gsj_resident_bytes(c->n, c->groups) / sizeof(float)};
     gsj_tiling(c->groups, &job.gx, &job.gy);
     double t0 = now_ns();
     if (m->L) {
         st = gs_cpu_launch_local(m->L, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
-                                 local_kernel, &job);
+                                 gsj_kernel_form(c) == GSJ_FORM_HALO ? halo_kernel : local_kernel,
+                                 &job);
         *ns = now_ns() - t0;
         return gsj_local_verdict(s, m->L, st);
     }

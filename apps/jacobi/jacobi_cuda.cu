@@ -1,6 +1,7 @@
 /* The app on gridsync's CUDA back end, written as a user writes it: the gridsync
- * kernels launch through gs_cuda_launch_timed, the local form's with <<<>>> between
- * gs_local_prepare and gs_local_collect on the app's stream; the baselines are the app's own CUDA
+ * kernels launch through gs_cuda_launch_timed, the local form's with <<<>>> and the halo
+ * form's with cudaLaunchCooperativeKernel between gs_local_prepare and gs_local_collect
+ * on the app's stream; the baselines are the app's own CUDA
  * (cudaLaunchCooperativeKernel for cg, a launch per iteration on a stream for
  * relaunch, those launches captured into a graph for relaunch-graph), timed with CUDA
  * events around the launch(es). Built whole-program with --fmad=false (CMakeLists.txt). */
@@ -32,8 +33,10 @@ static const void *kernel_of(gs_algo method, gsj_form form)
 {
     if (method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH)
         return (const void *)gsj_step;
-    if (form == GSJ_FORM_LOCAL)
-        return method == GS_ALGO_AUTO ? (const void *)gsj_local : NULL;
+    if (form == GSJ_FORM_LOCAL || form == GSJ_FORM_HALO)
+        return method != GS_ALGO_AUTO  ? NULL
+               : form == GSJ_FORM_HALO ? (const void *)gsj_halo
+                                       : (const void *)gsj_local;
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
             return form == GSJ_FORM_SPLIT      ? (const void *)persistent[i].split
@@ -45,7 +48,9 @@ static const void *kernel_of(gs_algo method, gsj_form form)
 /* The dynamic shared memory a configuration's kernel takes (the resident form's tiles). */
 static size_t shared_of(const gsj_config *c)
 {
-    return gsj_kernel_form(c) == GSJ_FORM_RESIDENT ? gsj_resident_bytes(c->n, c->groups) : 0u;
+    gsj_form form = gsj_kernel_form(c);
+    return form == GSJ_FORM_RESIDENT || form == GSJ_FORM_HALO ? gsj_resident_bytes(c->n, c->groups)
+                                                              : 0u;
 }
 
 static int cuda_supported(gs_device *dev, gs_algo method)
@@ -64,15 +69,15 @@ static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
 }
 
 /* The gridsync barrier kernels ask the library (it knows what a protocol's launch adds);
- * the baselines and the local form's kernel (an ordinary launch) ask the occupancy API
- * themselves, as a user would. */
+ * the baselines and the local and halo forms' kernels (the app's own launches) ask the
+ * occupancy API themselves, as a user would. */
 static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
                                  unsigned *out)
 {
     const void *k = kernel_of(method, form);
     if (k == NULL)
         return GS_ERR_UNSUPPORTED;
-    if (!gsj_is_baseline(method) && form != GSJ_FORM_LOCAL)
+    if (!gsj_is_baseline(method) && form != GSJ_FORM_LOCAL && form != GSJ_FORM_HALO)
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
     int ordinal = 0, per_sm = 0, sms = 0;
     gs_status st = gs_cuda_ordinal(dev, &ordinal);
@@ -104,7 +109,7 @@ static gs_status cuda_group_memory(gs_device *dev, size_t *out)
 
 struct cuda_impl {
     gs_barrier *bar;
-    gs_local *L; /* the local form's */
+    gs_local *L; /* the local and halo forms' */
     void *state;
     float *a, *b, *initial;
     cudaStream_t stream;
@@ -190,8 +195,9 @@ static gs_status cuda_open(gsj_session *s)
         return capture(s, m);
     if (gsj_is_baseline(c->method))
         return GS_OK;
-    if (gsj_kernel_form(c) == GSJ_FORM_LOCAL) {
-        if ((st = gsj_local_open(s, &m->L)) != GS_OK)
+    if (gsj_kernel_form(c) == GSJ_FORM_LOCAL || gsj_kernel_form(c) == GSJ_FORM_HALO) {
+        if ((st = gsj_kernel_form(c) == GSJ_FORM_HALO ? gsj_halo_open(s, &m->L)
+                                                      : gsj_local_open(s, &m->L)) != GS_OK)
             return st;
         st = gs_local_native(m->L, &m->state);
         return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_local_native");
@@ -240,17 +246,25 @@ static gs_status run_baseline(gsj_session *s, cuda_impl *m, double *ns)
     return e == cudaSuccess ? elapsed(s, m, ns) : cuda_fail(s, e, "cudaEventRecord");
 }
 
-/* The local form: a new epoch on the app's stream, the kernel between two events, then
- * the state's verdict. */
+/* The local and halo forms: a new epoch on the app's stream, the kernel between two
+ * events (the halo form's launched cooperatively: its tiles stay with their blocks, so
+ * every block must be resident, and CUDA refuses a grid that cannot be), then the
+ * state's verdict. */
 static gs_status run_local(gsj_session *s, cuda_impl *m, double *ns)
 {
     const gsj_config *c = s->cfg;
     gs_status st = gs_local_prepare(m->L, m->stream);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_local_prepare");
-    unsigned bands = gsj_local_bands(c->n, c->groups);
+    unsigned bands = gsj_local_bands(c->n, c->groups), stride = gsj_halo_stride(c->n, c->groups);
+    unsigned n = c->n, iters = c->iters, gx, gy;
+    gsj_tiling(c->groups, &gx, &gy);
     cudaError_t e = cudaEventRecord(m->start, m->stream);
-    if (e == cudaSuccess) {
+    if (e == cudaSuccess && gsj_kernel_form(c) == GSJ_FORM_HALO) {
+        void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy, &stride};
+        e = cudaLaunchCooperativeKernel((const void *)gsj_halo, dim3(c->groups),
+                                        dim3(c->group_size), args, shared_of(c), m->stream);
+    } else if (e == cudaSuccess) {
         gsj_local<<<c->groups, c->group_size, 0, m->stream>>>((gs_word *)m->state, m->a, m->b, c->n,
                                                               c->iters, bands);
         e = cudaGetLastError();
@@ -258,7 +272,9 @@ static gs_status run_local(gsj_session *s, cuda_impl *m, double *ns)
     if (e == cudaSuccess)
         e = cudaEventRecord(m->stop, m->stream);
     if (e != cudaSuccess)
-        return cuda_fail(s, e, "the local form's launch");
+        return cuda_fail(s, e,
+                         gsj_kernel_form(c) == GSJ_FORM_HALO ? "the halo form's cooperative launch"
+                                                             : "the local form's launch");
     st = elapsed(s, m, ns);
     gs_status verdict = gsj_local_verdict(s, m->L, gs_local_collect(m->L, m->stream));
     return verdict != GS_OK ? verdict : st;

@@ -9,7 +9,7 @@
  *          -DGSJ_CUBIN=gsj_flip apps/jacobi/jacobi_kernels.cuh -o /dev/null
  * with GSJ_CUBIN one of gsj_<protocol> (central lockfree naive flip tree sharded auto
  * cluster) or gsj_cg: both forms' kernels of that barrier; the one-iteration kernel
- * gsj_step and the local form's gsj_local are always in the cubin. */
+ * gsj_step and the local and halo forms' gsj_local and gsj_halo are always in the cubin. */
 #ifndef GSJ_JACOBI_KERNELS_CUH
 #define GSJ_JACOBI_KERNELS_CUH
 
@@ -20,6 +20,7 @@
 #include "jacobi_step.h"
 #include "jacobi_local.h"
 #include "jacobi_resident.h"
+#include "jacobi_halo.h"
 
 /* The block size the persistent kernels are built for: at 8 blocks of 256 per SM
  * (2048 threads) a kernel may hold 32 registers per thread, and the benchmark's
@@ -150,6 +151,19 @@ __global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
     GS_GROUP_SCRATCH(scratch);
     gs_local L = gs_local_begin(state, scratch);
     gsj_local_run(&L, a, b, n, iters, bands);
+}
+
+/* The halo form (jacobi_halo.h): the resident form's tiles, the halo in tagged words, no
+ * barrier. A tile is a block's for the whole run: launched cooperatively, after
+ * gs_local_prepare. */
+__global__ void __launch_bounds__(GSJ_CUDA_BLOCK, GSJ_CUDA_BLOCKS_PER_SM)
+    gsj_halo(gs_word *state, float *a, float *b, unsigned n, unsigned iters, unsigned gx,
+             unsigned gy, unsigned stride)
+{
+    extern __shared__ float gsj_shared_tiles[];
+    GS_GROUP_SCRATCH(scratch);
+    gs_local L = gs_local_begin(state, scratch);
+    gsj_halo_run(&L, a, b, n, iters, gx, gy, stride, gsj_shared_tiles, threadIdx.x, blockDim.x);
 }
 
 /* The relaunch baselines: one iteration per launch. */

@@ -12,7 +12,7 @@
 
 #include "backend.h"
 
-extern const char gsj_cl_source[]; /* jacobi_step.h, jacobi_local.h, jacobi.cl: embedded */
+extern const char gsj_cl_source[]; /* jacobi_step.h ... jacobi_halo.h, jacobi.cl: embedded */
 
 /* jacobi.cl's persistent kernels of the barrier forms, from the same protocol list. */
 #define GSJ_CL_ENTRY(name, algo) \
@@ -26,8 +26,8 @@ static const struct {
 /* The kernel of a method in a form (the relaunch baseline's is not here: two of them). */
 static const char *persistent_of(gs_algo method, gsj_form form)
 {
-    if (form == GSJ_FORM_LOCAL)
-        return method == GS_ALGO_AUTO ? "gsj_local" : NULL;
+    if (form == GSJ_FORM_LOCAL || form == GSJ_FORM_HALO)
+        return method != GS_ALGO_AUTO ? NULL : form == GSJ_FORM_HALO ? "gsj_halo" : "gsj_local";
     for (size_t i = 0; i < sizeof persistent / sizeof *persistent; ++i)
         if (persistent[i].algo == method)
             return form == GSJ_FORM_SPLIT      ? persistent[i].split
@@ -73,7 +73,7 @@ typedef struct cl_impl {
     cl_kernel kernel, back; /* persistent, or the step a -> b and the step b -> a */
     cl_mem a, b, initial;
     gs_barrier *bar;
-    gs_local *L; /* the local form's */
+    gs_local *L; /* the local and halo forms' */
 } cl_impl;
 
 static gs_status cl_fail(gsj_session *s, cl_int err, const char *what)
@@ -142,15 +142,21 @@ static gs_status kernel_args(gsj_session *s, cl_impl *m)
             return gsj_fail(s, st, "the state's native handle");
         cl_mem mstate = (cl_mem)state;
         cl_uint bands = gsj_local_bands(n, s->cfg->groups);
-        const size_t sz[7] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
-                              sizeof iters,   sizeof gx,      sizeof gy};
-        const void *v[7] = {&mstate, &m->a, &m->b, &n, &iters, m->L ? (const void *)&bands : &gx,
-                            &gy};
-        /* sync: state, a, b, n, iters; local: and bands; split, resident: and gx, gy */
-        cl_uint count = form == GSJ_FORM_SYNC ? 5 : form == GSJ_FORM_LOCAL ? 6 : 7;
+        cl_uint stride = gsj_halo_stride(n, s->cfg->groups);
+        const size_t sz[8] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem), sizeof n,
+                              sizeof iters,   sizeof gx,      sizeof gy,      sizeof stride};
+        const void *v[8] = {&mstate, &m->a,  &m->b,
+                            &n,      &iters, form == GSJ_FORM_LOCAL ? (const void *)&bands : &gx,
+                            &gy,     &stride};
+        /* sync: state, a, b, n, iters; local: and bands; split, resident: and gx, gy;
+         * halo: and the stride; resident and halo then their local memory */
+        cl_uint count = form == GSJ_FORM_SYNC    ? 5
+                        : form == GSJ_FORM_LOCAL ? 6
+                        : form == GSJ_FORM_HALO  ? 8
+                                                 : 7;
         err = set_args(m->kernel, count, sz, v);
-        if (err == CL_SUCCESS && form == GSJ_FORM_RESIDENT)
-            err = clSetKernelArg(m->kernel, 7, gsj_resident_bytes(n, s->cfg->groups), NULL);
+        if (err == CL_SUCCESS && (form == GSJ_FORM_RESIDENT || form == GSJ_FORM_HALO))
+            err = clSetKernelArg(m->kernel, count, gsj_resident_bytes(n, s->cfg->groups), NULL);
     }
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clSetKernelArg");
 }
@@ -166,12 +172,14 @@ static gs_status cl_open(gsj_session *s)
     gs_status st = gs_opencl_handles(s->dev, &m->ctx, &m->queue, &m->id);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_opencl_handles");
-    if (gsj_kernel_form(s->cfg) == GSJ_FORM_LOCAL
-            ? (st = gsj_local_open(s, &m->L)) != GS_OK
+    gsj_form form = gsj_kernel_form(s->cfg);
+    if (form == GSJ_FORM_LOCAL ? (st = gsj_local_open(s, &m->L)) != GS_OK
+        : form == GSJ_FORM_HALO
+            ? (st = gsj_halo_open(s, &m->L)) != GS_OK
             : s->cfg->method != GS_ALGO_RELAUNCH && (st = gsj_barrier_open(s, &m->bar)) != GS_OK)
-        return st;
+        return st; /* halo: GS_ERR_UNSUPPORTED without 64-bit atomics */
     size_t local_bytes = 0;
-    if (gsj_kernel_form(s->cfg) == GSJ_FORM_RESIDENT &&
+    if ((form == GSJ_FORM_RESIDENT || form == GSJ_FORM_HALO) &&
         (cl_group_memory(s->dev, &local_bytes) != GS_OK ||
          gsj_resident_bytes(s->cfg->n, s->cfg->groups) > local_bytes))
         return gsj_fail(s, GS_ERR_UNSUPPORTED,
@@ -233,8 +241,8 @@ static gs_status relaunch(gsj_session *s, cl_impl *m, double *ns)
     return st;
 }
 
-/* The local form: an ordinary launch of any grid on the state (gs_opencl_launch_local: a
- * new epoch, the launch, the verdict). */
+/* The local and halo forms: an ordinary launch on the state (gs_opencl_launch_local: a
+ * new epoch, the launch, the verdict); the halo form's grid within the device's bound. */
 static gs_status run_local(gsj_session *s, cl_impl *m, double *ns)
 {
     size_t groups = s->cfg->groups, size = s->cfg->group_size;

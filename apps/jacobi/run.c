@@ -23,7 +23,8 @@ gsj_form gsj_kernel_form(const gsj_config *c)
 
 int gsj_method_in_form(gs_algo method, gsj_form form)
 {
-    return form == GSJ_FORM_LOCAL ? method == GS_ALGO_AUTO : gsj_form_name(form) != NULL;
+    return form == GSJ_FORM_LOCAL || form == GSJ_FORM_HALO ? method == GS_ALGO_AUTO
+                                                           : gsj_form_name(form) != NULL;
 }
 
 const char *gsj_form_name(gsj_form form)
@@ -32,6 +33,7 @@ const char *gsj_form_name(gsj_form form)
            : form == GSJ_FORM_SPLIT    ? "split"
            : form == GSJ_FORM_LOCAL    ? "local"
            : form == GSJ_FORM_RESIDENT ? "resident"
+           : form == GSJ_FORM_HALO     ? "halo"
                                        : NULL;
 }
 
@@ -69,9 +71,32 @@ gs_status gsj_local_open(gsj_session *s, gs_local **out)
     return GS_OK;
 }
 
+gs_status gsj_halo_open(gsj_session *s, gs_local **out)
+{
+    gs_local *L = NULL;
+    unsigned words = (unsigned)gsj_halo_words(s->cfg->n, s->cfg->groups); /* config_ok: fits */
+    gs_status st = gs_local_create_with(s->dev, 0, words, s->cfg->timeout_ms, &L);
+    if (st == GS_OK)
+        st = gs_local_get_words(L, NULL, &s->result->state_bytes);
+    if (st != GS_OK) {
+        if (L)
+            gs_local_destroy(L);
+        return gsj_fail(s, st, "gs_local_create_tagged(%u tagged words)", words);
+    }
+    *out = L;
+    return GS_OK;
+}
+
 gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)
 {
     gs_local_abort ab;
+    if (st == GS_ERR_TIMEOUT && gs_local_abort_info(L, &ab) == GS_OK && ab.tagged)
+        return gsj_fail(s, st,
+                        "halo: group %u waited for tagged word %u (group %u's) to hold "
+                        "iteration %u; it held %u",
+                        ab.group, ab.word,
+                        ab.word / (8u * gsj_halo_stride(s->cfg->n, s->cfg->groups)), ab.awaited,
+                        ab.seen);
     if (st == GS_ERR_TIMEOUT && gs_local_abort_info(L, &ab) == GS_OK)
         return gsj_fail(s, st,
                         "local: group %u waited for band %u to reach iteration %u; it held %u",
@@ -177,6 +202,9 @@ static int config_ok(const gsj_config *c)
         return 0;
     /* the local form's progress words count iterations, and its tickets stay below the
      * end marker */
+    if (c->form == GSJ_FORM_HALO) /* tags count iterations; the words must fit a state */
+        return c->iters <= GSJ_LOCAL_MAX_ITERS &&
+               gsj_halo_words(c->n, c->groups) <= GS_LOCAL_MAX_TAGGED;
     return c->form != GSJ_FORM_LOCAL ||
            (c->iters <= GSJ_LOCAL_MAX_ITERS &&
             (uint64_t)c->iters * gsj_local_bands(c->n, c->groups) < GS_LOCAL_END);

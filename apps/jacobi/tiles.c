@@ -30,3 +30,18 @@ unsigned gsj_local_bands(unsigned n, unsigned groups)
 {
     return n < GSJ_MIN_N ? 0u : groups < n - 2u ? groups : n - 2u;
 }
+
+unsigned gsj_halo_stride(unsigned n, unsigned groups)
+{
+    unsigned gx, gy;
+    if (n < GSJ_MIN_N || groups == 0)
+        return 0;
+    gsj_tiling(groups, &gx, &gy);
+    unsigned rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
+    return rows > cols ? rows : cols;
+}
+
+uint64_t gsj_halo_words(unsigned n, unsigned groups)
+{
+    return (uint64_t)groups * 8u * gsj_halo_stride(n, groups);
+}

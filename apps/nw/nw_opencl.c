@@ -28,32 +28,13 @@ static const char *global_of(gs_algo protocol)
     return NULL;
 }
 
-/* local-tagged's words are 64-bit atomics: OpenCL has them as an extension. */
-static int has_int64_atomics(gs_device *dev)
-{
-    cl_context ctx;
-    cl_command_queue queue;
-    cl_device_id id;
-    size_t size = 0;
-    int found = 0;
-    if (gs_opencl_handles(dev, &ctx, &queue, &id) != GS_OK ||
-        clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return 0;
-    char *ext = malloc(size + 1);
-    if (ext && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, size, ext, NULL) == CL_SUCCESS) {
-        ext[size] = '\0';
-        found = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
-    }
-    free(ext);
-    return found;
-}
-
 static int cl_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 {
     if (scheme == NW_RELAUNCH || scheme == NW_LOCAL)
         return 1;
+    gs_device_info info; /* local-tagged's words are 64-bit atomics: an OpenCL extension */
     if (scheme == NW_LOCAL_TAGGED)
-        return has_int64_atomics(dev);
+        return gs_device_get_info(dev, &info) == GS_OK && info.has_word64;
     return scheme == NW_GLOBAL && global_of(protocol) != NULL && nw_protocol_runs(dev, protocol);
 }
 

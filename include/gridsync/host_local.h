@@ -45,7 +45,9 @@ GS_API gs_status gs_local_create(gs_device *dev, unsigned words, gs_local **out)
 /* The same with `tagged` tagged words too (gs_local_put / gs_local_get of
  * gridsync/local.h: a value and its tag in 64 bits), 0 to GS_LOCAL_MAX_TAGGED; `words`
  * may then be 0 (not both). They live in the state so that they share its epoch, and
- * gs_local_prepare clears them when the epoch wraps, as it does the progress words. */
+ * gs_local_prepare clears them when the epoch wraps, as it does the progress words.
+ * GS_ERR_UNSUPPORTED for tagged words on a device without 64-bit atomics
+ * (gs_device_info.has_word64 0: an OpenCL device without cl_khr_int64_base_atomics). */
 GS_API gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged,
                                         gs_local **out);
 /* Either of the above with its wait bound in one call: `timeout_ms` 0 for the default (as

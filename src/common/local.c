@@ -51,6 +51,8 @@ gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged
     if (!dev || (words == 0 && tagged == 0) || words > GS_LOCAL_MAX_WORDS ||
         tagged > GS_LOCAL_MAX_TAGGED)
         return GS_ERR_INVALID_ARGUMENT;
+    if (tagged > 0 && !dev->info.has_word64) /* no 64-bit atomics to put and get them */
+        return GS_ERR_UNSUPPORTED;
     gs_local *L = calloc(1, sizeof *L);
     if (!L)
         return GS_ERR_OUT_OF_MEMORY;

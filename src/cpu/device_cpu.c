@@ -30,6 +30,7 @@ static gs_status cpu_open(int index, gs_device **out)
     d->info.compute_units = cores > 0 ? (unsigned)cores : 1;
     d->info.max_group_size = GS_CPU_MAX_GROUP_SIZE;
     d->info.ordering = 2;
+    d->info.has_word64 = 1; /* C11 atomic 64-bit words */
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     d->info.global_mem_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
     *out = d;

@@ -97,7 +97,8 @@ gs_status gs_cuda_open(int index, gs_device **out)
     info->compute_units = d->sms;
     info->max_group_size = (unsigned)prop.maxThreadsPerBlock;
     info->is_gpu = 1;
-    info->ordering = 2; /* explicit .acquire/.release/.acq_rel at .gpu scope */
+    info->has_word64 = 1; /* ld/st.relaxed.gpu.b64 */
+    info->ordering = 2;   /* explicit .acquire/.release/.acq_rel at .gpu scope */
     info->global_mem_bytes = (uint64_t)prop.totalGlobalMem;
     info->l2_bytes = (uint64_t)prop.l2CacheSize;
     info->cc_major = (unsigned)prop.major;

@@ -142,6 +142,23 @@ static void c_versions(gs_cl_device *d)
     }
 }
 
+/* Whether the device's extension string names `ext` (a whole word of it). */
+static unsigned has_extension(cl_device_id id, const char *ext)
+{
+    size_t size = 0, len = strlen(ext);
+    unsigned found = 0;
+    if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return 0;
+    char *all = malloc(size + 1);
+    if (all && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, size, all, NULL) == CL_SUCCESS) {
+        all[size] = '\0';
+        for (const char *at = strstr(all, ext); at && !found; at = strstr(at + 1, ext))
+            found = (at == all || at[-1] == ' ') && (at[len] == ' ' || at[len] == '\0');
+    }
+    free(all);
+    return found;
+}
+
 static void fill_info(gs_cl_device *d)
 {
     gs_device_info *info = &d->base.info;
@@ -186,6 +203,7 @@ static void fill_info(gs_cl_device *d)
     u = 0;
     if (clGetDeviceInfo(d->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof u, &u, NULL) == CL_SUCCESS)
         info->clock_khz = u * 1000u;
+    info->has_word64 = has_extension(d->id, "cl_khr_int64_base_atomics");
     c_versions(d);
 }
 

@@ -9,7 +9,8 @@
  * overlap's); resident, the tiles kept in group memory (skipped where they do not fit
  * it). The relaunch baselines have no form and run once. The local form (bands that
  * wait only for their neighbours, gridsync's local synchronization) has no barrier and
- * runs as `auto` alone; its ratios are to the sync form's cg. Every configuration's
+ * runs as `auto` alone; its ratios are to the sync form's cg. So does the halo form (the
+ * resident form's tiles, their halos in gridsync's tagged words, no barrier). Every configuration's
  * result is first compared with a sequential reference (exactly); one that differs is
  * FAIL and not timed.
  *
@@ -152,13 +153,14 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
             if (!o->n_groups && gsj_max_groups(dev, ms[m], form, block, &bound) == GS_OK && bound &&
                 groups > bound)
                 groups = bound;
-            size_t most = 0; /* the resident form's tiles must fit a group's memory */
-            if (form == GSJ_FORM_RESIDENT && gsj_method_has_forms(ms[m]) &&
+            size_t most = 0; /* the resident and halo forms' tiles must fit a group's memory */
+            if ((form == GSJ_FORM_RESIDENT || form == GSJ_FORM_HALO) &&
+                gsj_method_has_forms(ms[m]) &&
                 (gsj_group_memory(dev, &most) != GS_OK ||
                  gsj_resident_bytes(z->n, groups) > most)) {
-                cli_progress("jacobi %u^2 x %u: %s resident at %u groups skipped: tiles of %zu "
+                cli_progress("jacobi %u^2 x %u: %s %s at %u groups skipped: tiles of %zu "
                              "bytes, a group's memory has %zu",
-                             z->n, z->iters, gs_algo_name(ms[m]), groups,
+                             z->n, z->iters, gs_algo_name(ms[m]), gsj_form_name(form), groups,
                              gsj_resident_bytes(z->n, groups), most);
                 continue;
             }
@@ -200,7 +202,8 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
     } forms[] = {{CLI_FORM_SYNC, GSJ_FORM_SYNC},
                  {CLI_FORM_SPLIT, GSJ_FORM_SPLIT},
                  {CLI_FORM_LOCAL, GSJ_FORM_LOCAL},
-                 {CLI_FORM_RESIDENT, GSJ_FORM_RESIDENT}};
+                 {CLI_FORM_RESIDENT, GSJ_FORM_RESIDENT},
+                 {CLI_FORM_HALO, GSJ_FORM_HALO}};
     int rc = 0, first_form = 1;
     for (unsigned f = 0; f < sizeof forms / sizeof *forms && rc != 2; ++f) {
         if (o->forms && !(o->forms & forms[f].bit))

@@ -99,6 +99,7 @@ typedef struct cli_options {
 #define CLI_FORM_SPLIT 2u    /* bench jacobi: tiles, the barrier split around their inner cells */
 #define CLI_FORM_LOCAL 4u    /* bench jacobi: bands waiting for their neighbours, no barrier */
 #define CLI_FORM_RESIDENT 8u /* bench jacobi: tiles kept in group memory, halos through global */
+#define CLI_FORM_HALO 16u    /* bench jacobi: resident tiles, halos in tagged words, no barrier */
 
 /* One measured configuration: a row of every table. */
 typedef struct bench_row {
@@ -122,7 +123,7 @@ typedef struct bench_row {
     char variant[16];
     unsigned tile;
     double gcups, x_relaunch, x_global;
-    /* bench jacobi: "sync", "split", "local" or "resident"; NULL elsewhere, and for a method that has no
+    /* bench jacobi: "sync", "split", "local", "resident" or "halo"; NULL elsewhere, and for a method that has no
      * forms (relaunch), whose rows are then the base of every form's */
     const char *form;
 } bench_row;

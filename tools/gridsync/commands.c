@@ -63,7 +63,9 @@ static const cli_command experiments[] = {
      "(--form): sync, a barrier between iterations; split, a tile per group whose inner\n"
      "cells hide the barrier (cg: its barrier_arrive / barrier_wait); local, bands of rows\n"
      "that wait only for their neighbour bands (gridsync's local synchronization, no\n"
-     "barrier: method auto alone, compared with the sync form's baselines); each result\n"
+     "barrier: method auto alone, compared with the sync form's baselines); resident, the\n"
+     "split form's tiles kept in group memory; halo, resident tiles whose halos travel in\n"
+     "gridsync's tagged words, no barrier (auto alone, a cooperative launch on CUDA); each result\n"
      "must equal the host's bit for bit before it is timed.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_FORM, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1, 0},

@@ -55,7 +55,7 @@ static const struct cli_opt {
      "0 to 1024 each, at most 32: bench multi's devices, one a rank, by index in the\n"
      "                    back end (the same index twice: two ranks on one device)"},
     {"form", OPT_FORM, "LIST",
-     "sync, split, local or resident, several separated by commas (default: all): bench "
+     "sync, split, local, resident or halo, several separated by commas (default: all): bench "
      "jacobi's forms"},
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
@@ -181,7 +181,7 @@ static int take_appendix(const char *tok, void *ctx)
     return 0;
 }
 
-/* bench jacobi --form: sync, split, local, resident, each at most once. */
+/* bench jacobi --form: sync, split, local, resident, halo, each at most once. */
 static int take_form(const char *tok, void *ctx)
 {
     unsigned *bits = ctx;
@@ -189,6 +189,7 @@ static int take_form(const char *tok, void *ctx)
                    : strcmp(tok, "split") == 0    ? CLI_FORM_SPLIT
                    : strcmp(tok, "local") == 0    ? CLI_FORM_LOCAL
                    : strcmp(tok, "resident") == 0 ? CLI_FORM_RESIDENT
+                   : strcmp(tok, "halo") == 0     ? CLI_FORM_HALO
                                                   : 0u;
     if (bit == 0u || (*bits & bit))
         return -1;

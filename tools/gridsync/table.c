@@ -31,13 +31,14 @@ int table_same_form(const bench_row *a, const bench_row *b)
 }
 
 /* Whether base row b is the base of row r's form: of the same form, or of none
- * (relaunch), or the sync form's for the local form, which has no baselines of its own
+ * (relaunch), or the sync form's for the local and halo forms, which have no baselines of their own
  * (bench jacobi: cg, the vendor's barrier, is measured in the user's sync kernel). */
 static int base_of_form(const bench_row *b, const bench_row *r)
 {
     if (b->form == NULL || r->form == NULL || table_same_form(b, r))
         return 1;
-    return strcmp(r->form, "local") == 0 && strcmp(b->form, "sync") == 0;
+    return (strcmp(r->form, "local") == 0 || strcmp(r->form, "halo") == 0) &&
+           strcmp(b->form, "sync") == 0;
 }
 
 /* The same configuration's time with another method, if it passed. A best row's

@@ -150,9 +150,10 @@ void table_print_tail(const bench_table *t, FILE *f)
         fprintf(f, "  form (jacobi): sync, a barrier between iterations; split, a tile per group, "
                    "the barrier\n  split around its inner cells (cg: grid.barrier_arrive / "
                    "barrier_wait); local, bands that wait\n  for their neighbour bands only "
-                   "(no barrier: auto alone); the ratios compare rows of one form\n  (local: "
-                   "with the sync form's cg); - : relaunch, which has no form (every form's "
-                   "base).\n");
+                   "(no barrier: auto alone); resident, the tiles kept in group\n  memory; "
+                   "halo, resident tiles whose halos travel in tagged words (no barrier: auto "
+                   "alone);\n  the ratios compare rows of one form (local, halo: with the sync "
+                   "form's cg); - : relaunch,\n  which has no form (every form's base).\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
