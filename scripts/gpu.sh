@@ -293,11 +293,12 @@ if [ -n "$CLI" ]; then
     # The application benchmark: a user's Jacobi solver (apps/jacobi) with every protocol,
     # auto, grid.sync(), a relaunch per iteration and a CUDA-graph relaunch, at 1, 2, 4 and 8
     # blocks of 256 per SM and four sizes, each result checked against the host; the local
-    # form (bands waiting for their neighbours, no barrier) beside them. GS_JACOBI_ARGS:
+    # form (bands waiting for their neighbours, no barrier) and the halo form (resident
+    # tiles, halos in tagged words, no barrier) beside them. GS_JACOBI_ARGS:
     # other options in place of the defaults' (e.g. --form sync,local --algo auto,cg).
     # (--allow-refused: the resident form's tiles at 4096^2 on 1056 groups do not fit the
     # co-resident blocks' shared memory; those rows are "refused", the rest still checked)
-    stage cli_jacobi 420 "$CLI" bench jacobi --backend cuda --allow-refused ${GS_JACOBI_ARGS:-} --csv "$OUT/jacobi.csv" \
+    stage cli_jacobi 540 "$CLI" bench jacobi --backend cuda --allow-refused ${GS_JACOBI_ARGS:-} --csv "$OUT/jacobi.csv" \
         --json "$RES/jacobi.json"
     # The SOR wavefront (apps/sor): S Gauss-Seidel sweeps of N x N in 32 x 32 tiles, one
     # warp per tile; local (tickets + a progress word per tile) against global (auto, a
