@@ -236,6 +236,18 @@ GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 GS_API gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
 GS_API gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
 
+/* Arrive-only launches. Where every episode of b's kernels is gs_arrive_last_<p> (the
+ * group whose arrival completes it finishes; nobody waits), no group waits for another
+ * and a launch needs no co-residency: with `on` non-zero, b's user launches
+ * (gs_cuda_launch*, gs_opencl_launch*) skip the co-residency bound, and on CUDA the
+ * cooperative attribute, whose launch costs more (apps/pi's barrier way:
+ * docs/performance.md). A kernel that does wait on such a barrier is still bounded: where
+ * its groups are not all resident, the launch ends in GS_ERR_TIMEOUT, never a hang.
+ * Default off; GS_ERR_BUSY while a launch is in flight. The cpu back end runs every team
+ * at once and has no bound to skip. */
+GS_API gs_status gs_barrier_set_arrive_only(gs_barrier *b, int on);
+GS_API gs_status gs_barrier_get_arrive_only(const gs_barrier *b, int *on);
+
 /* Clears the state after an abort (or at any time between launches); GS_ERR_BUSY while a
  * launch is in flight. */
 GS_API gs_status gs_barrier_reset(gs_barrier *b);

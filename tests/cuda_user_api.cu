@@ -237,6 +237,50 @@ static void arrive_last()
     }
 }
 
+/* An arrive-only barrier (gs_barrier_set_arrive_only): 20 blocks an SM, past what the
+ * kernel holds at once, refused until the barrier is arrive-only, then 50 launches
+ * without the cooperative attribute, each with one block told it was last and no wrong
+ * read (blocks run in turns: nobody waits). */
+static void arrive_last_past_bound()
+{
+    unsigned blocks = g_sms * 20u, bad_launches = 0, wrong = 0, finishers = 0;
+    gs_barrier *b = nullptr;
+    gs_status s = gs_barrier_create(g_dev, GS_ALGO_FLIP, blocks, &b);
+    CHECK(s == GS_OK, "flip create, %u blocks: %s", blocks, gs_status_string(s));
+    if (!b)
+        return;
+    buffers m((size_t)blocks * 256);
+    void *state = nullptr;
+    gs_cuda_state(b, &state);
+    unsigned tag = 1;
+    void *args[] = {&state, &m.data, &m.errors, &tag};
+    s = gs_cuda_launch(b, (const void *)al_flip, GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
+                       nullptr);
+    CHECK(s == GS_ERR_TOO_MANY_GROUPS, "flip, %u blocks, not arrive-only: %s", blocks,
+          gs_status_string(s));
+    CHECK(gs_barrier_set_arrive_only(b, 1) == GS_OK, "gs_barrier_set_arrive_only");
+    for (tag = 1; tag <= 50; ++tag) {
+        s = gs_cuda_launch(b, (const void *)al_flip, GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
+                           nullptr);
+        unsigned f = 0;
+        cudaMemcpy(&f, m.errors + 1, 4, cudaMemcpyDeviceToHost);
+        cudaMemset(m.errors + 1, 0, 4);
+        unsigned w = m.take();
+        bad_launches += s != GS_OK || w != 0 || f != 1;
+        wrong += s == GS_OK ? w : 0;
+        finishers += f;
+    }
+    CHECK(bad_launches == 0,
+          "arrive-only flip, %u blocks: %u of 50 launches failed, read wrong or told other than "
+          "one block it was last (%u wrong reads, %u told)",
+          blocks, bad_launches, wrong, finishers);
+    gs_barrier_destroy(b);
+    printf(
+        "ok   arrive-only flip, %u blocks (20 an SM, past the bound): refused until arrive-only, "
+        "then 50 gs_arrive_last launches right\n",
+        blocks);
+}
+
 static void arrive_only()
 {
     const gs_algo algos[] = {GS_ALGO_CENTRAL, GS_ALGO_LOCKFREE, GS_ALGO_NAIVE, GS_ALGO_FLIP,
@@ -429,6 +473,7 @@ int main()
     every_protocol_and_block_size();
     arrive_only();
     arrive_last();
+    arrive_last_past_bound();
     two_d();
     async_and_busy();
     graph();

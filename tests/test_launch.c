@@ -456,6 +456,50 @@ static void arrive_last_barrier(void **state)
     }
 }
 
+/* Arrive-only launches (gs_barrier_set_arrive_only): the setting's own failures; where
+ * the back end has a co-residency bound (OpenCL), a grid past it refused until the
+ * barrier is arrive-only, then gs_arrive_last launches of that grid right, launch after
+ * launch (groups run in turns, nobody waits); the setting refused while a launch is in
+ * flight. */
+static void arrive_only_launches(void **state)
+{
+    static mp_args args;
+    int on = -1;
+    gs_barrier *b;
+    assert_int_equal(gs_barrier_set_arrive_only(NULL, 1), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_get_arrive_only(NULL, &on), GS_ERR_INVALID_ARGUMENT);
+    unsigned bound = 0, n = groups_for(8);
+    assert_int_equal(gs_device_max_groups(dev, 8, &bound), GS_OK);
+    if (info.backend == GS_BACKEND_OPENCL && (bound + 3u) * 8u <= MAX_ITEMS)
+        n = bound + 3u; /* past the bound: only an arrive-only launch runs it */
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
+    assert_int_equal(gs_barrier_get_arrive_only(b, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_barrier_get_arrive_only(b, &on), GS_OK);
+    assert_int_equal(on, 0);
+    assert_int_equal(gs_barrier_set_timeout(b, 2000), GS_OK);
+    if (n > bound) {
+        launch l = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, 0, 1};
+        assert_int_equal(start(&l), GS_ERR_TOO_MANY_GROUPS);
+    }
+    assert_int_equal(gs_barrier_set_arrive_only(b, 7), GS_OK);
+    assert_int_equal(gs_barrier_get_arrive_only(b, &on), GS_OK);
+    assert_int_equal(on, 1);
+    for (unsigned k = 1; k <= 12; ++k) {
+        launch l = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 0, &args, 0, k};
+        gs_status s = start(&l);
+        if (s != GS_OK || errors_of(&l) != 0 || finishers_of(&l) != 1)
+            fail_msg("arrive-only flip, %u groups (bound %u), launch %u: %s, %u groups told last, "
+                     "%u wrong reads",
+                     n, bound, k, gs_status_string(s), finishers_of(&l), errors_of(&l));
+    }
+    launch l = {b, GS_ALGO_FLIP, GS_DIM3_1D(n), GS_DIM3_1D(8), 0, NULL, 0, 1, &args, 0, 13};
+    assert_int_equal(start(&l), GS_OK); /* async: in flight until collected */
+    assert_int_equal(gs_barrier_set_arrive_only(b, 0), GS_ERR_BUSY);
+    assert_int_equal(gs_barrier_collect(b), GS_OK);
+    assert_int_equal(gs_barrier_set_arrive_only(b, 0), GS_OK);
+    gs_barrier_destroy(b);
+}
+
 /* 2-D and 3-D grids and groups: the group count is the product; numbering is linear. */
 static void shapes(void **state)
 {
@@ -654,6 +698,7 @@ int main(void)
         cmocka_unit_test(two_threads_one_barrier),
         cmocka_unit_test(arrive_only_last_barrier),
         cmocka_unit_test(arrive_last_barrier),
+        cmocka_unit_test(arrive_only_launches),
     };
     const char *only = getenv("GS_TEST_ONLY"); /* the weakened build runs one test */
     if (only)

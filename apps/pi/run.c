@@ -109,6 +109,11 @@ gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
      * tree at 1056 groups adds a hop (bench/micro/pi_finish.cu on an H200 at 10^6 steps:
      * 12.0 against 13.1 us of device time). */
     gs_status st = gs_barrier_create(dev, GS_ALGO_FLIP, cfg->groups, &s.bar);
+    /* Its one episode is gs_arrive_last: nobody waits, so the launch needs no
+     * co-residency, and on CUDA takes no cooperative attribute (gs_barrier_set_arrive_only;
+     * docs/performance.md has what that saves). */
+    if (st == GS_OK)
+        st = gs_barrier_set_arrive_only(s.bar, 1);
     if (st == GS_OK && cfg->timeout_ms)
         st = gs_barrier_set_timeout(s.bar, cfg->timeout_ms);
     if (st != GS_OK)

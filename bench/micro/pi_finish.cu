@@ -17,7 +17,9 @@
  *              (arrive-mapped: into mapped pinned host memory)
  *   last-flip, last-tree  gs_arrive_last_<p>: every group arrives, none waits, the group
  *              whose arrival completed the episode sums (last-flip-plain: launched with
- *              <<<>>>, where nothing waits and co-residency is not needed)
+ *              <<<>>>, where nothing waits and co-residency is not needed; last-flip-ao:
+ *              through the library on an arrive-only barrier, gs_barrier_set_arrive_only,
+ *              launched without the cooperative attribute)
  * Every variant prints the time the launch call itself took on the host too.
  * Built and run by scripts/gpu.sh (stage pi_finish) against the build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_finish.cu \
@@ -244,12 +246,13 @@ enum {
     V_LAST_FLIP,
     V_LAST_TREE,
     V_LAST_FLIP_PLAIN,
+    V_LAST_FLIP_AO,
     V_COUNT
 };
-static const char *names[V_COUNT] = {"host",       "app-ticket", "app-barrier",    "ticket",
-                                     "tagless",    "mapped",     "tree",           "flip",
-                                     "flip-plain", "arrive",     "arrive-mapped",  "host-mapped",
-                                     "last-flip",  "last-tree",  "last-flip-plain"};
+static const char *names[V_COUNT] = {
+    "host",      "app-ticket", "app-barrier",     "ticket",      "tagless",       "mapped",
+    "tree",      "flip",       "flip-plain",      "arrive",      "arrive-mapped", "host-mapped",
+    "last-flip", "last-tree",  "last-flip-plain", "last-flip-ao"};
 
 static double now_us()
 {
@@ -265,14 +268,17 @@ int main()
         fprintf(stderr, "pi_finish: no CUDA device\n");
         return 2;
     }
-    gs_barrier *bar, *tree, *flip;
-    void *state, *tree_state, *flip_state;
+    gs_barrier *bar, *tree, *flip, *flip_ao;
+    void *state, *tree_state, *flip_state, *flip_ao_state;
     if (gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &bar) != GS_OK ||
         gs_cuda_state(bar, &state) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_TREE, GROUPS, &tree) != GS_OK ||
         gs_cuda_state(tree, &tree_state) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &flip) != GS_OK ||
-        gs_cuda_state(flip, &flip_state) != GS_OK)
+        gs_cuda_state(flip, &flip_state) != GS_OK ||
+        gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &flip_ao) != GS_OK ||
+        gs_barrier_set_arrive_only(flip_ao, 1) != GS_OK ||
+        gs_cuda_state(flip_ao, &flip_ao_state) != GS_OK)
         return 1;
     cudaStream_t s;
     cudaEvent_t e0, e1;
@@ -354,11 +360,16 @@ int main()
                                                        result, steps);
                     break;
                 case V_LAST_FLIP:
+                case V_LAST_FLIP_AO:
                 case V_LAST_TREE: {
-                    void *largs[] = {v == V_LAST_TREE ? &tree_state : &flip_state, &scratch,
-                                     &partials, &result, &steps};
+                    void *largs[] = {v == V_LAST_TREE      ? &tree_state
+                                     : v == V_LAST_FLIP_AO ? &flip_ao_state
+                                                           : &flip_state,
+                                     &scratch, &partials, &result, &steps};
                     if (gs_cuda_launch_async(
-                            v == V_LAST_TREE ? tree : flip,
+                            v == V_LAST_TREE      ? tree
+                            : v == V_LAST_FLIP_AO ? flip_ao
+                                                  : flip,
                             v == V_LAST_TREE ? (const void *)k_last<0> : (const void *)k_last<1>,
                             GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, largs, s) != GS_OK)
                         failed = 1;
@@ -386,6 +397,7 @@ int main()
                 cudaStreamSynchronize(s);
                 gs_barrier *used =
                     v == V_APP_BARRIER                  ? bar
+                    : v == V_LAST_FLIP_AO               ? flip_ao
                     : (v == V_TREE || v == V_LAST_TREE) ? tree
                     : (v == V_FLIP || v == V_ARRIVE || v == V_ARRIVE_MAPPED || v == V_LAST_FLIP)
                         ? flip
@@ -512,6 +524,7 @@ int main()
     }
     gs_barrier_destroy(bar);
     gs_barrier_destroy(tree);
+    gs_barrier_destroy(flip_ao);
     gs_barrier_destroy(flip);
     gs_device_close(dev);
     return 0;

@@ -259,6 +259,25 @@ gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds)
     return GS_OK;
 }
 
+gs_status gs_barrier_set_arrive_only(gs_barrier *b, int on)
+{
+    if (!b)
+        return GS_ERR_INVALID_ARGUMENT;
+    if (!take(b))
+        return GS_ERR_BUSY;
+    b->arrive_only = on != 0;
+    give(b);
+    return GS_OK;
+}
+
+gs_status gs_barrier_get_arrive_only(const gs_barrier *b, int *on)
+{
+    if (!b || !on)
+        return GS_ERR_INVALID_ARGUMENT;
+    *on = b->arrive_only;
+    return GS_OK;
+}
+
 gs_status gs_barrier_abort_info(const gs_barrier *b, gs_abort_info *out)
 {
     if (!b || !out)

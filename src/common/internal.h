@@ -92,6 +92,7 @@ struct gs_barrier {
     size_t bytes;
     gs_mem *state;
     int aborted;
+    int arrive_only; /* gs_barrier_set_arrive_only: launches need no co-residency */
     gs_abort_info abort;
     unsigned group_size;  /* the group size the state counts for (header); 0 before any launch */
     gs_dim3 grid, block;  /* the last launch's shape */

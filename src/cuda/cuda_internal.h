@@ -122,10 +122,13 @@ gs_status gs_cuda_enqueue_resident(gs_cuda_device *d, const void *kernel, gs_alg
 gs_status gs_cuda_enqueue_beside(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
                                  gs_dim3 block, size_t shared_bytes, void **args,
                                  cudaStream_t stream, unsigned launches);
-/* The same with the co-residency bound `bound` (gs_cuda_kernel_bound's) known. */
+/* The same with the co-residency bound `bound` (gs_cuda_kernel_bound's) known;
+ * `cooperative` 0: without the cooperative attribute (arrive-only barriers, whose kernels
+ * need no co-residency). */
 gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
                                   gs_dim3 block, size_t shared_bytes, void **args,
-                                  cudaStream_t stream, unsigned bound, unsigned launches);
+                                  cudaStream_t stream, unsigned bound, unsigned launches,
+                                  int cooperative);
 /* gs_backend_ops.launch */
 gs_status gs_cuda_builtin_launch(gs_device *dev, const gs_launch *l, double *elapsed_ns);
 

@@ -1,4 +1,5 @@
 /* gridsync/host_cuda.h: launching a user's kernel through a barrier. */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +136,10 @@ static gs_status enqueue(gs_cuda_device *d, gs_barrier *b, const void *kernel, g
     }
     if (e != cudaSuccess)
         return gs_cuda_fail(&d->base, e, "clearing the acknowledgement");
-    s = gs_cuda_enqueue_bounded(d, kernel, b->algo, grid, block, shared_bytes, args, stream, bound,
-                                1);
+    /* arrive-only (gs_barrier_set_arrive_only): nobody waits, so neither the bound nor the
+     * cooperative attribute */
+    s = gs_cuda_enqueue_bounded(d, kernel, b->algo, grid, block, shared_bytes, args, stream,
+                                b->arrive_only ? UINT_MAX : bound, 1, !b->arrive_only);
     if (s != GS_OK || !c)
         return s;
     e = cudaEventRecord(c->timed ? c->stop : c->done, stream);

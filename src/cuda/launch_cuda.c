@@ -61,12 +61,13 @@ gs_status gs_cuda_enqueue_beside(gs_cuda_device *d, const void *kernel, gs_algo 
         gs_cuda_kernel_bound(d, kernel, block.x * block.y * block.z, shared_bytes, &bound);
     return s != GS_OK ? s
                       : gs_cuda_enqueue_bounded(d, kernel, algo, grid, block, shared_bytes, args,
-                                                stream, bound, launches);
+                                                stream, bound, launches, 1);
 }
 
 gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo algo, gs_dim3 grid,
                                   gs_dim3 block, size_t shared_bytes, void **args,
-                                  cudaStream_t stream, unsigned bound, unsigned launches)
+                                  cudaStream_t stream, unsigned bound, unsigned launches,
+                                  int cooperative)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attrs[2];
@@ -86,7 +87,7 @@ gs_status gs_cuda_enqueue_bounded(gs_cuda_device *d, const void *kernel, gs_algo
     gs_cuda_set_grid(&cfg, grid, block, shared_bytes, stream);
     memset(attrs, 0, sizeof attrs);
     int coop_slot = -1;
-    if (d->coop && launches == 1 && !(cs > 1 && d->cluster_coop == 0)) {
+    if (cooperative && d->coop && launches == 1 && !(cs > 1 && d->cluster_coop == 0)) {
         attrs[n].id = cudaLaunchAttributeCooperative;
         attrs[n].val.cooperative = 1;
         coop_slot = (int)n++;

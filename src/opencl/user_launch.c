@@ -148,8 +148,8 @@ gs_status gs_opencl_launch_async(gs_barrier *b, cl_kernel kernel, cl_command_que
     gs_status s = user_shape_of(dev, kernel, work_dim, groups, group_size, &u);
     if (s != GS_OK)
         return s;
-    if (u.groups > gs_cl_coresident_bound(dev, (unsigned)u.size))
-        return GS_ERR_TOO_MANY_GROUPS;
+    if (!b->arrive_only && u.groups > gs_cl_coresident_bound(dev, (unsigned)u.size))
+        return GS_ERR_TOO_MANY_GROUPS; /* arrive-only: nobody waits, any grid runs */
     if ((s = gs_barrier_begin_launch(b, u.grid, u.block, 0)) != GS_OK)
         return s;
     if ((s = gs_barrier_clear_ack(b)) != GS_OK)
