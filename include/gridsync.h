@@ -206,6 +206,10 @@ typedef struct gs_barrier_options {
     unsigned backoff_cap_ns; /* GRIDSYNC_BACKOFF_CAP_NS: 0 to 1000000; a long wait's back-off
                                 grows from backoff_ns by half every 16 polls up to this
                                 (default 16384; never below backoff_ns) */
+    unsigned first_poll_ns;  /* GRIDSYNC_FIRST_POLL_NS: 0 to 100000; flip's representative
+                                sleeps this long between its arrival and its first poll
+                                (CUDA; default 0 up to 2 groups per SM, above 16 per group
+                                per SM) */
 } gs_barrier_options;
 
 /* Sets every field to GS_OPTION_DEFAULT (nothing for a NULL `o`). */

@@ -17,8 +17,8 @@
 static gs_device *dev;
 
 static const char *const vars[] = {
-    "GRIDSYNC_TIMEOUT_MS", "GRIDSYNC_RELEASE", "GRIDSYNC_RELEASE_LINES", "GRIDSYNC_TREE_FANOUT",
-    "GRIDSYNC_BACKOFF_NS", "GRIDSYNC_SHARDS",  "GRIDSYNC_BACKOFF_CAP_NS"};
+    "GRIDSYNC_TIMEOUT_MS", "GRIDSYNC_RELEASE", "GRIDSYNC_RELEASE_LINES",  "GRIDSYNC_TREE_FANOUT",
+    "GRIDSYNC_BACKOFF_NS", "GRIDSYNC_SHARDS",  "GRIDSYNC_BACKOFF_CAP_NS", "GRIDSYNC_FIRST_POLL_NS"};
 
 static int clear_env(void **unused)
 {
@@ -64,6 +64,7 @@ static void init_sets_every_field_default(void **unused)
     assert_int_equal(o.backoff_ns, GS_OPTION_DEFAULT);
     assert_int_equal(o.shards, GS_OPTION_DEFAULT);
     assert_int_equal(o.backoff_cap_ns, GS_OPTION_DEFAULT);
+    assert_int_equal(o.first_poll_ns, GS_OPTION_DEFAULT);
     gs_barrier_options_init(NULL); /* documented: does nothing */
 }
 
@@ -79,7 +80,8 @@ static void defaults(void **unused)
     assert_int_equal(header(b, GS_HDR_BACKOFF), 32);
     assert_int_equal(header(b, GS_HDR_BACKOFF_CAP), GS_DEFAULT_BACKOFF_CAP_NS);
     assert_int_equal(header(b, GS_HDR_RELEASE), GS_BARRIER_RELEASE_POLL);
-    assert_int_equal(header(s, GS_HDR_LEAVES), 32); /* sharded: the groups, at most 32 */
+    assert_int_equal(header(s, GS_HDR_LEAVES), 32);    /* sharded: the groups, at most 32 */
+    assert_int_equal(header(b, GS_HDR_FIRST_POLL), 0); /* polls at once but on CUDA */
     for (unsigned w = 0; w < GS_LINE_WORDS; ++w)
         assert_int_equal(header(b, w), header(c, w));
     gs_barrier_destroy(b);
@@ -122,6 +124,7 @@ static void ranges(void **unused)
         {FIELD(backoff_ns), GS_ALGO_FLIP, 0, 1000000, 1000001, 0, 0},
         {FIELD(backoff_cap_ns), GS_ALGO_TREE, 0, 1000000, 1000001, 0, 0},
         {FIELD(shards), GS_ALGO_SHARDED, 1, 1024, 1025, 1, 0},
+        {FIELD(first_poll_ns), GS_ALGO_FLIP, 0, 100000, 100001, 0, 0},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; ++i) {
         unsigned groups = 2048;
@@ -151,11 +154,13 @@ static void environment_overrides_default(void **unused)
     setenv("GRIDSYNC_RELEASE_LINES", "3", 1);
     setenv("GRIDSYNC_TREE_FANOUT", "5", 1);
     setenv("GRIDSYNC_SHARDS", "6", 1);
+    setenv("GRIDSYNC_FIRST_POLL_NS", "64", 1);
     gs_barrier *f = make(GS_ALGO_FLIP, 8, NULL), *t = make(GS_ALGO_TREE, 20, NULL);
     gs_barrier *s = make(GS_ALGO_SHARDED, 40, NULL), *s4 = make(GS_ALGO_SHARDED, 4, NULL);
     assert_int_equal(timeout_of(f), 1234);
     assert_int_equal(header(f, GS_HDR_BACKOFF), 77);
     assert_int_equal(header(f, GS_HDR_BACKOFF_CAP), 300);
+    assert_int_equal(header(f, GS_HDR_FIRST_POLL), 64);
     assert_int_equal(header(f, GS_HDR_RELEASE), GS_BARRIER_RELEASE_LINES);
     assert_int_equal(header(f, GS_HDR_LEAVES), 3);
     assert_int_equal(header(t, GS_HDR_LEAVES), 4); /* 20 groups in leaves of 5 */
@@ -170,11 +175,13 @@ static void environment_overrides_default(void **unused)
     setenv("GRIDSYNC_BACKOFF_NS", "1000001", 1);
     setenv("GRIDSYNC_BACKOFF_CAP_NS", "-1", 1);
     setenv("GRIDSYNC_RELEASE", "sometimes", 1);
+    setenv("GRIDSYNC_FIRST_POLL_NS", "100001", 1);
     f = make(GS_ALGO_FLIP, 8, NULL);
     assert_int_equal(timeout_of(f), GS_DEFAULT_TIMEOUT_MS);
     assert_int_equal(header(f, GS_HDR_BACKOFF), 32);
     assert_int_equal(header(f, GS_HDR_BACKOFF_CAP), GS_DEFAULT_BACKOFF_CAP_NS);
     assert_int_equal(header(f, GS_HDR_RELEASE), GS_BARRIER_RELEASE_POLL);
+    assert_int_equal(header(f, GS_HDR_FIRST_POLL), 0);
     gs_barrier_destroy(f);
 }
 

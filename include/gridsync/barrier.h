@@ -173,11 +173,22 @@ GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
 {
     return gs_episode_end(g, 1, gs_auto_wait(g, &t));
 }
+/* The whole episode: the representative runs tree's halves back to back, or flip's
+ * episode in one piece (gridsync/barrier_flip.h says why). */
 GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 {
     gs_token t = gs_token_start(g, 1);
-    gs_auto_arrive(g, &t);
-    return gs_episode_end(g, 1, gs_auto_wait(g, &t));
+    gs_u32 why = GS_ABORT_NONE;
+    gs_group_barrier();
+    if (gs_g_first(g)) {
+        if (gs_auto_tree(g)) {
+            gs_tree_arrive_first(g, &t);
+            why = gs_tree_wait_first(g, &t);
+        } else {
+            why = gs_flip_episode_first(g, &t);
+        }
+    }
+    return gs_episode_end(g, 1, gs_group_verdict(g, why));
 }
 
 /* ---- the last arriver: a launch's last episode where one group finishes ------------ */

@@ -144,6 +144,49 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
     return gs_group_verdict(g, gs_g_first(g) ? gs_flip_wait_first(g, t) : GS_ABORT_NONE);
 }
 
-GS_EPISODE_FROM_HALVES(flip)
+/* The whole episode (gs_sync_flip) in one piece, for the representative's path: every
+ * address and value the add, the note and the wait need is made from the fields before
+ * the add. From the halves, the add was warp-aggregated (the kept representative test)
+ * and its broadcast waited for the add's round trip, and only then did the note and the
+ * wait load the fields again from shared memory (a chain of two or three dependent
+ * shared loads, ~40-50 ns on an H200) before the first poll could be issued: 2-2.2%
+ * behind grid.sync() at 132 and 264 blocks in the user's Jacobi kernel (512^2, H200),
+ * whose add is followed by its poll at once. In one piece flip is ahead of grid.sync()
+ * there, but at 528 and 1056 blocks polling at once cost 4% (the polls of more groups
+ * queue at the counter's L2 slice beside the adds still to come): the representative
+ * then sleeps GS_HDR_FIRST_POLL ns before its first poll (the host's choice by groups per
+ * SM, option first_poll_ns). */
+GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
+{
+    int lines = gs_aux_lines(g);
+    gs_u32 add = gs_flip_group_share(g);
+    GS_GLOBAL gs_word *counter = gs_word_at(g, GS_LINE_COUNTER, 0u);
+    GS_GLOBAL gs_word *poll = lines ? gs_release_line(g, gs_aux_own(g)) : counter;
+    GS_GLOBAL gs_word *note = gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED);
+    gs_u32 noted = gs_f(g)->episode + 1u;
+    gs_u32 first_poll = gs_load_header(&gs_f(g)->state[GS_HDR_FIRST_POLL]);
+    gs_u32 why = gs_rep_launch_bad(t, g);
+    if (why != GS_ABORT_NONE)
+        return why;
+    t->target = noted << 31;
+    t->before = gs_fetch_add_release(counter, add);
+    int completed = gs_flip_completed(t->before, add);
+    if (lines && completed)
+        gs_flip_release_lines(g, t->target);
+    gs_store_relaxed(note, noted); /* gs_note_arrival */
+    if (completed) {
+        if (!lines)
+            gs_fence_acquire(); /* as gs_flip_settle */
+        return GS_ABORT_NONE;
+    }
+    if (first_poll != 0u)
+        gs_pause(1u, first_poll);
+    return gs_wait(g, poll, t->target, GS_UNTIL_FLIP);
+}
+GS_DEVICE gs_u32 gs_flip_episode(gs_grid *g, gs_token *t)
+{
+    gs_group_barrier();
+    return gs_group_verdict(g, gs_g_first(g) ? gs_flip_episode_first(g, t) : GS_ABORT_NONE);
+}
 
 #endif

@@ -45,6 +45,9 @@
 #define GS_HDR_MIRROR_HI 12u
 /* words 13 and 14: a device's rank and the ranks of a barrier across devices
  * (gridsync/multi_state.h) */
+/* flip: ns its representative sleeps between its add and its first poll (CUDA; 0: it
+ * polls at once). gridsync/barrier_flip.h says what was measured. */
+#define GS_HDR_FIRST_POLL 15u
 
 /* How a flip-counter barrier (flip, cluster, tree) releases its groups: every group
  * polls the (root) counter's flip bit (no hop after the last arrival, but one line with

@@ -78,6 +78,7 @@ static gs_status write_header(gs_barrier *b)
     hdr[GS_HDR_GROUP_SIZE] = b->group_size;
     hdr[GS_HDR_BACKOFF] = b->backoff_ns;
     hdr[GS_HDR_BACKOFF_CAP] = b->backoff_cap_ns;
+    hdr[GS_HDR_FIRST_POLL] = b->first_poll_ns;
     hdr[GS_HDR_MIRROR_LO] = (uint32_t)b->host_mirror;
     hdr[GS_HDR_MIRROR_HI] = (uint32_t)(b->host_mirror >> 32);
     return b->dev->ops->mem_write(b->dev, b->state, 0, hdr, sizeof hdr);
@@ -134,6 +135,30 @@ static gs_algo resolve_auto(const gs_device *dev, unsigned groups)
 /* 32 ns (a 64 ns sleep on Hopper) unless the options say otherwise. */
 #define GS_DEFAULT_BACKOFF_NS 32u
 
+/* Flip's sleep before its first poll unless the options say otherwise, on CUDA: none up
+ * to two groups per compute unit, 16 ns per group per compute unit above. Measured in the
+ * user's Jacobi kernel (H200, sync form, ms at 512^2 x 20000 / 1024^2 x 5000, against
+ * grid.sync()'s 61.85/43.89, 44.06/26.07, 43.20/20.84, 58.00/24.35 at 1, 2, 4, 8 blocks
+ * of 256 an SM; docs/performance.md, fourteenth round):
+ *
+ *   first poll   1 an SM        2              4              8
+ *   at once      61.90/44.32    44.12/26.44    43.18/20.89    60.26/24.94
+ *   32 ns        62.59/44.39    44.99/26.57    41.43/20.18    56.66/24.03
+ *   64 ns        62.96/44.45    45.48/26.66    41.34/19.91    55.31/23.48
+ *   128 ns       63.96/44.62    46.12/26.91    41.88/19.89    52.93/22.25
+ *
+ * The more groups poll the counter's line, the more their polls delay the adds still to
+ * come; with few, a late first poll is a late release. */
+#define GS_FIRST_POLL_NS_PER_GROUP 16u
+static unsigned default_first_poll(const gs_device *dev, unsigned groups)
+{
+    unsigned cus = dev->info.compute_units ? dev->info.compute_units : 1;
+    unsigned per_cu = (groups + cus - 1u) / cus;
+    return dev->info.backend == GS_BACKEND_CUDA && per_cu > 2u
+               ? GS_FIRST_POLL_NS_PER_GROUP * (per_cu < 64u ? per_cu : 64u)
+               : 0u;
+}
+
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
 {
     return gs_barrier_create_with(dev, algo, groups, NULL, out);
@@ -167,6 +192,8 @@ gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
     b->backoff_ns = o.backoff_ns != GS_OPTION_DEFAULT ? o.backoff_ns : GS_DEFAULT_BACKOFF_NS;
     b->backoff_cap_ns =
         o.backoff_cap_ns != GS_OPTION_DEFAULT ? o.backoff_cap_ns : GS_DEFAULT_BACKOFF_CAP_NS;
+    b->first_poll_ns =
+        o.first_poll_ns != GS_OPTION_DEFAULT ? o.first_poll_ns : default_first_poll(dev, groups);
     b->spinners = dev->ops->spinners(dev);
     b->release = release_form(algo, groups, &o);
     unsigned fanout = algo == GS_ALGO_TREE ? tree_fanout(groups, b->release, &o) : 1;

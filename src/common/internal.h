@@ -89,6 +89,7 @@ struct gs_barrier {
     unsigned timeout_ms;
     unsigned backoff_ns;     /* the header's GS_HDR_BACKOFF */
     unsigned backoff_cap_ns; /* the header's GS_HDR_BACKOFF_CAP */
+    unsigned first_poll_ns;  /* the header's GS_HDR_FIRST_POLL */
     size_t bytes;
     gs_mem *state;
     int aborted;

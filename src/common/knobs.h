@@ -33,6 +33,10 @@
       "ns a waiting poller backs off between polls (option backoff_ns)")                        \
     X(BACKOFF_CAP_NS, "GRIDSYNC_BACKOFF_CAP_NS", 0, 1000000, "16384",                           \
       "ns the back-off of a long wait grows to at most (option backoff_cap_ns)")                \
+    X(FIRST_POLL_NS, "GRIDSYNC_FIRST_POLL_NS", 0, 100000,                                       \
+      "CUDA: 0 up to 2 groups per SM, else 16 per group per SM",                                \
+      "ns flip's representative sleeps between its arrival and its first poll (option "         \
+      "first_poll_ns)")                                                                         \
     X(SHARDS, "GRIDSYNC_SHARDS", 1, 1024, "the groups, at most 32",                             \
       "sharded's counters; the variable is ignored above the groups, the option refused "       \
       "(option shards)")                                                                        \

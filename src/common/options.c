@@ -22,6 +22,7 @@ static const struct {
     {offsetof(gs_barrier_options, backoff_ns), GS_KNOB_BACKOFF_NS},
     {offsetof(gs_barrier_options, backoff_cap_ns), GS_KNOB_BACKOFF_CAP_NS},
     {offsetof(gs_barrier_options, shards), GS_KNOB_SHARDS},
+    {offsetof(gs_barrier_options, first_poll_ns), GS_KNOB_FIRST_POLL_NS},
 };
 
 void gs_barrier_options_init(gs_barrier_options *o)
