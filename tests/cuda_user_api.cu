@@ -186,6 +186,28 @@ static void every_protocol_and_block_size()
  * lines), at 1 and 8 blocks of 256 per SM: in each of 50 launches on one state exactly
  * one block is told it was last and reads every value right; then the waiting-everywhere
  * kernel on the same state. */
+/* 50 gs_arrive_last launches of `kernel` on b (tags 1 .. 50): how many failed, read
+ * wrong or told other than one block it was last; the wrong reads and the blocks told
+ * in all into *wrong and *finishers. */
+static unsigned last_launches(gs_barrier *b, const void *kernel, unsigned blocks, void *state,
+                              buffers &m, unsigned *wrong, unsigned *finishers)
+{
+    unsigned bad_launches = 0;
+    for (unsigned tag = 1; tag <= 50; ++tag) {
+        void *args[] = {&state, &m.data, &m.errors, &tag};
+        gs_status s =
+            gs_cuda_launch(b, kernel, GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args, nullptr);
+        unsigned f = 0;
+        cudaMemcpy(&f, m.errors + 1, 4, cudaMemcpyDeviceToHost);
+        cudaMemset(m.errors + 1, 0, 4);
+        unsigned w = m.take();
+        bad_launches += s != GS_OK || w != 0 || f != 1;
+        *wrong += s == GS_OK ? w : 0;
+        *finishers += f;
+    }
+    return bad_launches;
+}
+
 static void arrive_last()
 {
     const gs_algo algos[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_AUTO, GS_ALGO_FLIP, GS_ALGO_TREE};
@@ -206,19 +228,9 @@ static void arrive_last()
             buffers m((size_t)blocks * 256);
             void *state = nullptr;
             gs_cuda_state(b, &state);
-            unsigned bad_launches = 0, wrong = 0, finishers = 0;
-            for (unsigned tag = 1; tag <= 50; ++tag) {
-                void *args[] = {&state, &m.data, &m.errors, &tag};
-                s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
-                                   nullptr);
-                unsigned f = 0;
-                cudaMemcpy(&f, m.errors + 1, 4, cudaMemcpyDeviceToHost);
-                cudaMemset(m.errors + 1, 0, 4);
-                unsigned w = m.take();
-                bad_launches += s != GS_OK || w != 0 || f != 1;
-                wrong += s == GS_OK ? w : 0;
-                finishers += f;
-            }
+            unsigned wrong = 0, finishers = 0;
+            unsigned bad_launches =
+                last_launches(b, kernels[i], blocks, state, m, &wrong, &finishers);
             CHECK(bad_launches == 0,
                   "%s%s, %u blocks, gs_arrive_last: %u of 50 launches failed, read wrong or "
                   "told other than one block it was last (%u wrong reads, %u told)",
@@ -259,17 +271,7 @@ static void arrive_last_past_bound()
     CHECK(s == GS_ERR_TOO_MANY_GROUPS, "flip, %u blocks, not arrive-only: %s", blocks,
           gs_status_string(s));
     CHECK(gs_barrier_set_arrive_only(b, 1) == GS_OK, "gs_barrier_set_arrive_only");
-    for (tag = 1; tag <= 50; ++tag) {
-        s = gs_cuda_launch(b, (const void *)al_flip, GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
-                           nullptr);
-        unsigned f = 0;
-        cudaMemcpy(&f, m.errors + 1, 4, cudaMemcpyDeviceToHost);
-        cudaMemset(m.errors + 1, 0, 4);
-        unsigned w = m.take();
-        bad_launches += s != GS_OK || w != 0 || f != 1;
-        wrong += s == GS_OK ? w : 0;
-        finishers += f;
-    }
+    bad_launches = last_launches(b, (const void *)al_flip, blocks, state, m, &wrong, &finishers);
     CHECK(bad_launches == 0,
           "arrive-only flip, %u blocks: %u of 50 launches failed, read wrong or told other than "
           "one block it was last (%u wrong reads, %u told)",

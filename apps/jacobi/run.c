@@ -55,36 +55,35 @@ gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
     return status;
 }
 
-gs_status gsj_local_open(gsj_session *s, gs_local **out)
+/* A local state of `words` progress words and `tagged` tagged words with the
+ * configuration's timeout, its size in the result; `what` names the call in an error. */
+static gs_status local_state_open(gsj_session *s, unsigned words, unsigned tagged, const char *what,
+                                  gs_local **out)
 {
     gs_local *L = NULL;
-    unsigned bands = gsj_local_bands(s->cfg->n, s->cfg->groups);
-    gs_status st = gs_local_create_with(s->dev, bands, 0, s->cfg->timeout_ms, &L);
+    gs_status st = gs_local_create_with(s->dev, words, tagged, s->cfg->timeout_ms, &L);
     if (st == GS_OK)
         st = gs_local_get_words(L, NULL, &s->result->state_bytes);
     if (st != GS_OK) {
         if (L)
             gs_local_destroy(L);
-        return gsj_fail(s, st, "gs_local_create(%u words)", bands);
+        return gsj_fail(s, st, "%s(%u words, %u tagged)", what, words, tagged);
     }
     *out = L;
     return GS_OK;
 }
 
+gs_status gsj_local_open(gsj_session *s, gs_local **out)
+{
+    return local_state_open(s, gsj_local_bands(s->cfg->n, s->cfg->groups), 0, "gs_local_create",
+                            out);
+}
+
 gs_status gsj_halo_open(gsj_session *s, gs_local **out)
 {
-    gs_local *L = NULL;
-    unsigned words = (unsigned)gsj_halo_words(s->cfg->n, s->cfg->groups); /* config_ok: fits */
-    gs_status st = gs_local_create_with(s->dev, 0, words, s->cfg->timeout_ms, &L);
-    if (st == GS_OK)
-        st = gs_local_get_words(L, NULL, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (L)
-            gs_local_destroy(L);
-        return gsj_fail(s, st, "gs_local_create_tagged(%u tagged words)", words);
-    }
-    *out = L;
-    return GS_OK;
+    /* config_ok: the words fit a state */
+    return local_state_open(s, 0, (unsigned)gsj_halo_words(s->cfg->n, s->cfg->groups),
+                            "gs_local_create_tagged", out);
 }
 
 gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)

@@ -16,14 +16,25 @@ void gsj_tiling(unsigned groups, unsigned *gx, unsigned *gy)
     *gy = groups ? groups / best : 0;
 }
 
-size_t gsj_resident_bytes(unsigned n, unsigned groups)
+/* The largest tile of gsj_tiling's for `groups` over an n x n grid's interior: 0 where
+ * there is none. */
+static int largest_tile(unsigned n, unsigned groups, unsigned *rows, unsigned *cols)
 {
     unsigned gx, gy;
     if (n < GSJ_MIN_N || groups == 0)
         return 0;
     gsj_tiling(groups, &gx, &gy);
-    unsigned rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
-    return (size_t)gsj_resident_floats(rows, cols) * sizeof(float);
+    *rows = (n - 2u + gy - 1u) / gy;
+    *cols = (n - 2u + gx - 1u) / gx;
+    return 1;
+}
+
+size_t gsj_resident_bytes(unsigned n, unsigned groups)
+{
+    unsigned rows, cols;
+    return largest_tile(n, groups, &rows, &cols)
+               ? (size_t)gsj_resident_floats(rows, cols) * sizeof(float)
+               : 0;
 }
 
 unsigned gsj_local_bands(unsigned n, unsigned groups)
@@ -33,12 +44,8 @@ unsigned gsj_local_bands(unsigned n, unsigned groups)
 
 unsigned gsj_halo_stride(unsigned n, unsigned groups)
 {
-    unsigned gx, gy;
-    if (n < GSJ_MIN_N || groups == 0)
-        return 0;
-    gsj_tiling(groups, &gx, &gy);
-    unsigned rows = (n - 2u + gy - 1u) / gy, cols = (n - 2u + gx - 1u) / gx; /* the largest */
-    return rows > cols ? rows : cols;
+    unsigned rows, cols;
+    return largest_tile(n, groups, &rows, &cols) ? (rows > cols ? rows : cols) : 0;
 }
 
 uint64_t gsj_halo_words(unsigned n, unsigned groups)
