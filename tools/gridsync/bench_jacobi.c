@@ -126,7 +126,7 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, gsj_fo
         r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
     }
     char shown[40];
-    snprintf(shown, sizeof shown, method == GS_ALGO_AUTO && s == GS_OK ? "%s (%s)" : "%s%.0s",
+    snprintf(shown, sizeof shown, res.algo != method && s == GS_OK ? "%s (%s)" : "%s%.0s",
              gs_algo_name(method), gs_algo_name(res.algo));
     cli_progress("jacobi %u^2 x %u: %-16s %-5s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n,
                  z->iters, shown, r->form ? r->form : "-", groups, block, r->total_ms,
