@@ -71,13 +71,13 @@ static void write_files(const cli_options *o, const gs_device_info *d, const pi_
         double err = fabs(r->res.pi - M_PI),
                rate = r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0;
         if (c)
-            fprintf(c, "pi,\"%s\",%s,%s,%u,%u,%llu,%.17g,%.3e,%.3f,%.4e,%s\n", d->name,
+            fprintf(c, "pi,\"%s\",%s,%s,%u,%u,%llu,%.17g,%.3e,%.4f,%.4e,%s\n", d->name,
                     gs_backend_name(d->backend), gsp_way_name(r->way), groups, block, r->steps,
                     r->res.pi, err, r->res.ms, rate, r->check);
         if (j)
             fprintf(j,
                     "    {\"way\": \"%s\", \"steps\": %llu, \"pi\": %.17g, \"abs_error\": %.3e, "
-                    "\"ms\": %.3f, "
+                    "\"ms\": %.4f, "
                     "\"steps_per_s\": %.4e, \"check\": \"%s\"}%s\n",
                     gsp_way_name(r->way), r->steps, r->res.pi, err, r->res.ms, rate, r->check,
                     i + 1 < n ? "," : "");
@@ -134,7 +134,7 @@ int cmd_pi(const cli_options *o)
                 !(fabs(r->res.pi - rows[first].res.pi) <= PI_AGREE * fabs(rows[first].res.pi)))
                 r->check = "DISAGREE";
             failed += r->status != GS_OK || r->check[0] != 'p';
-            printf("%-8s %14llu %20.15f %10.3e %12.3f %12.4e  %s\n", gsp_way_name(r->way), r->steps,
+            printf("%-8s %14llu %20.15f %10.3e %12.4f %12.4e  %s\n", gsp_way_name(r->way), r->steps,
                    r->res.pi, fabs(r->res.pi - M_PI), r->res.ms,
                    r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0.0, r->check);
         }
