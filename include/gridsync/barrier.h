@@ -175,6 +175,7 @@ GS_DEVICE gs_u32 gs_wait_token_auto(gs_grid *g, gs_token t)
 }
 /* The whole episode: the representative runs tree's halves back to back, or flip's
  * episode in one piece (gridsync/barrier_flip.h says why). */
+#if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
 GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
 {
     gs_token t = gs_token_start(g, 1);
@@ -190,6 +191,14 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
     }
     return gs_episode_end(g, 1, gs_group_verdict(g, why));
 }
+#else /* the halves (gridsync/barrier_flip.h says why) */
+GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
+{
+    gs_token t = gs_token_start(g, 1);
+    gs_auto_arrive(g, &t);
+    return gs_episode_end(g, 1, gs_auto_wait(g, &t));
+}
+#endif
 
 /* ---- the last arriver: a launch's last episode where one group finishes ------------ */
 

@@ -166,27 +166,34 @@ GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
     gs_u32 noted = gs_f(g)->episode + 1u;
     gs_u32 first_poll = gs_load_header(&gs_f(g)->state[GS_HDR_FIRST_POLL]);
     gs_u32 why = gs_rep_launch_bad(t, g);
-    if (why != GS_ABORT_NONE)
-        return why;
-    t->target = noted << 31;
-    t->before = gs_fetch_add_release(counter, add);
-    int completed = gs_flip_completed(t->before, add);
-    if (lines && completed)
-        gs_flip_release_lines(g, t->target);
-    gs_store_relaxed(note, noted); /* gs_note_arrival */
-    if (completed) {
-        if (!lines)
+    if (why == GS_ABORT_NONE) { /* one exit: PoCL 3.1 builds no other form (below) */
+        t->target = noted << 31;
+        t->before = gs_fetch_add_release(counter, add);
+        int completed = gs_flip_completed(t->before, add);
+        if (lines && completed)
+            gs_flip_release_lines(g, t->target);
+        gs_store_relaxed(note, noted); /* gs_note_arrival */
+        if (!completed) {
+            if (first_poll != 0u)
+                gs_pause(1u, first_poll);
+            why = gs_wait(g, poll, t->target, GS_UNTIL_FLIP);
+        } else if (!lines) {
             gs_fence_acquire(); /* as gs_flip_settle */
-        return GS_ABORT_NONE;
+        }
     }
-    if (first_poll != 0u)
-        gs_pause(1u, first_poll);
-    return gs_wait(g, poll, t->target, GS_UNTIL_FLIP);
+    return why;
 }
+#if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
 GS_DEVICE gs_u32 gs_flip_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
     return gs_group_verdict(g, gs_g_first(g) ? gs_flip_episode_first(g, t) : GS_ABORT_NONE);
 }
+#else
+/* Elsewhere from the halves: PoCL 3.1 fails to build the kernel of one piece with one
+ * work-item a group ("Could not find a dominating alternative variable"), and the cpu
+ * and OpenCL shims have no first-poll sleep to gain. */
+GS_EPISODE_FROM_HALVES(flip)
+#endif
 
 #endif

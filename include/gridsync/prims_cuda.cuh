@@ -86,6 +86,8 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
 #define GS_SCRATCH_PTR gs_u32 *
 
 #define gs_group_barrier() __syncthreads()
+/* flip's episode (and auto's on flip) in one piece: gridsync/barrier_flip.h */
+#define GS_EPISODE_IN_ONE_PIECE 1
 #define gs_group_any(pred, slot) ((void)(slot), __syncthreads_or((pred) != 0))
 
 GS_DEVICE gs_u32 gs_ld_relaxed(const gs_word *p)
