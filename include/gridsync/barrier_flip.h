@@ -144,6 +144,7 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
     return gs_group_verdict(g, gs_g_first(g) ? gs_flip_wait_first(g, t) : GS_ABORT_NONE);
 }
 
+#if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
 /* The whole episode (gs_sync_flip) in one piece, for the representative's path: every
  * address and value the add, the note and the wait need is made from the fields before
  * the add. From the halves, the add was warp-aggregated (the kept representative test)
@@ -155,7 +156,10 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
  * there, but at 528 and 1056 blocks polling at once cost 4% (the polls of more groups
  * queue at the counter's L2 slice beside the adds still to come): the representative
  * then sleeps GS_HDR_FIRST_POLL ns before its first poll (the host's choice by groups per
- * SM, option first_poll_ns). */
+ * SM, option first_poll_ns). Its arrival is gs_flip_arrive_rep's and its wait
+ * gs_flip_settle's, with every address made before the add: the halves keep theirs after
+ * it, where the split form's work overlaps the add (a shared helper taking the addresses
+ * made PoCL 3.1 fail to build the halves too). */
 GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
 {
     int lines = gs_aux_lines(g);
@@ -166,7 +170,7 @@ GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
     gs_u32 noted = gs_f(g)->episode + 1u;
     gs_u32 first_poll = gs_load_header(&gs_f(g)->state[GS_HDR_FIRST_POLL]);
     gs_u32 why = gs_rep_launch_bad(t, g);
-    if (why == GS_ABORT_NONE) { /* one exit: PoCL 3.1 builds no other form (below) */
+    if (why == GS_ABORT_NONE) {
         t->target = noted << 31;
         t->before = gs_fetch_add_release(counter, add);
         int completed = gs_flip_completed(t->before, add);
@@ -183,7 +187,6 @@ GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
     }
     return why;
 }
-#if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
 GS_DEVICE gs_u32 gs_flip_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
