@@ -348,35 +348,50 @@ static void two_d()
     printf("ok   flip, tree, auto, cluster on a %ux2x2 grid of 16x8x2 blocks\n", g_sms / 2);
 }
 
+/* On the default stream (an event after the kernel) and on a stream of the test's own
+ * (the collect synchronizes the stream, no event): a collect that did not wait for the
+ * kernel would read the verdict before the timeout and say GS_OK. */
 static void async_and_busy()
 {
-    gs_barrier *b = nullptr;
-    gs_abort_info ai{};
-    unsigned wrong = 0, skip = 1, episodes = 200;
-    CHECK(gs_barrier_create(g_dev, GS_ALGO_FLIP, g_sms, &b) == GS_OK, "create");
-    gs_barrier_set_timeout(b, 300);
-    buffers m((size_t)g_sms * 128);
-    void *state = nullptr;
-    gs_cuda_state(b, &state);
-    void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
-    gs_status s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128),
-                                       0, args, nullptr);
-    CHECK(s == GS_OK, "async launch: %s", gs_status_string(s));
-    s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, args,
-                             nullptr);
-    CHECK(s == GS_ERR_BUSY, "second launch before the collect: %s", gs_status_string(s));
-    s = gs_barrier_collect(b);
-    CHECK(s == GS_ERR_TIMEOUT, "collect of the provoked fault: %s", gs_status_string(s));
-    gs_barrier_abort_info(b, &ai);
-    CHECK(ai.missing == 1 && ai.first_missing[0] == g_sms - 1, "missing %u, first %u", ai.missing,
-          ai.first_missing[0]);
-    s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong);
-    CHECK(s == GS_ERR_NEEDS_RESET, "after the abort: %s", gs_status_string(s));
-    gs_barrier_reset(b);
-    s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong, nullptr, true);
-    CHECK(s == GS_OK && wrong == 0, "async after reset: %s, %u wrong", gs_status_string(s), wrong);
-    gs_barrier_destroy(b);
-    printf("ok   flip     asynchronous launch: busy, then GS_ERR_TIMEOUT at the collect, reset\n");
+    cudaStream_t own = nullptr;
+    cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking);
+    for (cudaStream_t stream : {(cudaStream_t) nullptr, own}) {
+        const char *where = stream ? "own stream" : "default stream";
+        gs_barrier *b = nullptr;
+        gs_abort_info ai{};
+        unsigned wrong = 0, skip = 1, episodes = 200;
+        CHECK(gs_barrier_create(g_dev, GS_ALGO_FLIP, g_sms, &b) == GS_OK, "create");
+        gs_barrier_set_timeout(b, 300);
+        buffers m((size_t)g_sms * 128);
+        void *state = nullptr;
+        gs_cuda_state(b, &state);
+        void *args[] = {&state, &m.data, &m.errors, &episodes, &skip};
+        gs_status s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms),
+                                           GS_DIM3_1D(128), 0, args, stream);
+        CHECK(s == GS_OK, "%s: async launch: %s", where, gs_status_string(s));
+        s = gs_cuda_launch_async(b, (const void *)mp_flip, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0,
+                                 args, stream);
+        CHECK(s == GS_ERR_BUSY, "%s: second launch before the collect: %s", where,
+              gs_status_string(s));
+        s = gs_barrier_collect(b);
+        CHECK(s == GS_ERR_TIMEOUT, "%s: collect of the provoked fault: %s", where,
+              gs_status_string(s));
+        gs_barrier_abort_info(b, &ai);
+        CHECK(ai.missing == 1 && ai.first_missing[0] == g_sms - 1, "%s: missing %u, first %u",
+              where, ai.missing, ai.first_missing[0]);
+        s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong);
+        CHECK(s == GS_ERR_NEEDS_RESET, "%s: after the abort: %s", where, gs_status_string(s));
+        gs_barrier_reset(b);
+        s = run(b, GS_ALGO_FLIP, GS_DIM3_1D(g_sms), GS_DIM3_1D(128), 0, &wrong, nullptr, true,
+                stream);
+        CHECK(s == GS_OK && wrong == 0, "%s: async after reset: %s, %u wrong", where,
+              gs_status_string(s), wrong);
+        gs_barrier_destroy(b);
+        printf("ok   flip     asynchronous launch (%s): busy, then GS_ERR_TIMEOUT at the "
+               "collect, reset\n",
+               where);
+    }
+    cudaStreamDestroy(own);
 }
 
 static void graph()

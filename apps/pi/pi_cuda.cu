@@ -1,4 +1,4 @@
-/* The app on gridsync's CUDA back end: the barrier way launches through gs_cuda_launch_async,
+/* The app on gridsync's CUDA back end: the barrier way launches through gs_cuda_launch,
  * the others with <<<>>>; the CUB way sums the host way's partials with
  * cub::DeviceReduce::Sum (its temporary storage sized and allocated at open).
  *
@@ -103,12 +103,15 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     if (c->way == GSP_BARRIER) {
         void *args[] = {&m->state,         &m->ticket, &m->scratch, &m->partials,
                         &m->mapped_result, &steps,     &way};
-        /* Enqueued, not waited for: the result's copy follows on the stream and one wait
-         * covers both; gs_barrier_collect then only reads the verdict. */
-        gs_status st = gs_cuda_launch_async(s->bar, (const void *)gsp_pi, GS_DIM3_1D(c->groups),
-                                            GS_DIM3_1D(c->group_size), 0, args, m->stream);
+        /* Launched and waited for in one call: pi is in mapped host memory once the kernel
+         * has ended, and the launch's own wait is the only one (a wait of the stream
+         * before a collect cost 1.5-1.9 us more from launch to pi, H200: asking CUDA
+         * about work that had finished costs that much again, bench/micro/pi_finish.cu,
+         * collect_us). */
+        gs_status st = gs_cuda_launch(s->bar, (const void *)gsp_pi, GS_DIM3_1D(c->groups),
+                                      GS_DIM3_1D(c->group_size), 0, args, m->stream);
         if (st != GS_OK)
-            return gsp_fail(s, st, "gs_cuda_launch_async(%u x %u)", c->groups, c->group_size);
+            return gsp_fail(s, st, "gs_cuda_launch(%u x %u)", c->groups, c->group_size);
     } else {
         gsp_pi<<<c->groups, c->group_size, 0, m->stream>>>(NULL, m->ticket, m->scratch, m->partials,
                                                            m->mapped_result, steps, way);
@@ -120,13 +123,8 @@ static gs_status cuda_run(gsp_session *s, double *pi)
     if (e == cudaSuccess && c->way == GSP_HOST)
         e = cudaMemcpyAsync(m->host_partials, m->partials, c->groups * sizeof(double),
                             cudaMemcpyDeviceToHost, m->stream);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && c->way != GSP_BARRIER)
         e = cudaStreamSynchronize(m->stream);
-    if (c->way == GSP_BARRIER) { /* collected whatever happened: the barrier is free again */
-        gs_status st = gs_barrier_collect(s->bar);
-        if (st != GS_OK && e == cudaSuccess)
-            return gsp_fail(s, st, "gs_barrier_collect");
-    }
     if (e != cudaSuccess)
         return cuda_fail(s, e, "running gsp_pi");
     *pi = c->way == GSP_HOST ? gsp_host_total(m->host_partials, c->groups)

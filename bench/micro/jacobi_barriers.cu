@@ -12,7 +12,10 @@
  *              note, no verdict, no abort word)
  *   hand-flip-acq  hand-flip with acquire polls instead of the fence
  *   +note, +verdict, +book, +slot, +all   hand-flip with gridsync's ingredients (below)
+ *   pipe<S>-<C>  hand-flip polling with S loads in flight, issued C cycles apart (below)
+ *   auto       gridsync's gs_sync_auto (flip or tree, the host's choice for the grid)
  *
+ * JB_ONLY=name,name,... runs only those variants (and cg, the reference).
  * Device time between CUDA events, median of 7 after a warm-up, every result compared
  * bit for bit with cg's. Hand-written waits give up after 2^26 polls (then the result
  * differs and the row says so): nothing here can hang. Built and run by scripts/gpu.sh
@@ -22,6 +25,7 @@
  *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o jacobi_barriers */
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -137,6 +141,65 @@ struct hand_flip {
     }
 };
 
+/* hand-flip with pipelined polls: STREAMS loads of the counter in flight at once, the
+ * second issued OFF cycles after the first (the third 2 * OFF after), so that a poll
+ * reaches the counter's L2 slice every round trip / STREAMS instead of every round trip:
+ * the last poller to see the flip sees it up to a round trip sooner. Each stream tests
+ * its own load and issues the next at once, so the streams keep their offsets. */
+template <int STREAMS, int OFF> struct pipe_flip {
+    gs_word *counter;
+    __device__ explicit pipe_flip(gs_word *state) : counter(state) {}
+    static __device__ bool flipped(gs_u32 v, gs_u32 old) { return ((v ^ old) & 0x80000000u) != 0u; }
+    static __device__ void delay()
+    {
+        long long t0 = clock64();
+        while (clock64() - t0 < OFF) {
+        }
+    }
+    __device__ gs_u32 poll(gs_word *c, gs_u32 old)
+    {
+        gs_u32 a = gs_ld_relaxed(c), b = 0u, d = 0u;
+        if (STREAMS > 1) {
+            delay();
+            b = gs_ld_relaxed(c);
+        }
+        if (STREAMS > 2) {
+            delay();
+            d = gs_ld_relaxed(c);
+        }
+        for (gs_u32 polls = 0; polls < POLL_LIMIT; ++polls) {
+            if (flipped(a, old))
+                return 0u;
+            a = gs_ld_relaxed(c);
+            if (STREAMS > 1) {
+                if (flipped(b, old))
+                    return 0u;
+                b = gs_ld_relaxed(c);
+            }
+            if (STREAMS > 2) {
+                if (flipped(d, old))
+                    return 0u;
+                d = gs_ld_relaxed(c);
+            }
+        }
+        return 1u;
+    }
+    __device__ gs_u32 sync()
+    {
+        __syncthreads();
+        gs_u32 why = 0u;
+        if (threadIdx.x == 0) {
+            gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+            gs_u32 old = gs_fetch_add_release(counter, add);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u)
+                why = poll(counter, old);
+            gs_fence_acquire();
+        }
+        __syncthreads();
+        return why;
+    }
+};
+
 /* gridsync's flip taken apart: the library's own arrival (gs_flip_arrive_rep) and settle
  * (gs_flip_settle, or a bare poll), called from a policy that leaves out one thing the
  * library's gs_sync_flip does at each barrier:
@@ -189,7 +252,8 @@ typedef void (*kernel_fn)(gs_word *, float *, float *, unsigned, unsigned, unsig
 struct variant {
     const char *name;
     const void *sync_form, *resident_form;
-    int library; /* 1: launched through a gridsync barrier; 2: on its state, after one */
+    int library; /* 1: launched through a gridsync barrier (3: an auto one); 2: on its
+                    state, after one */
 };
 
 int main()
@@ -202,6 +266,7 @@ int main()
     const variant vs[] = {
         {"cg", (const void *)gsj_persistent<gsj_cg>, (const void *)gsj_resident<gsj_cg>, 0},
         {"flip", (const void *)gsj_persistent<gsj_flip>, (const void *)gsj_resident<gsj_flip>, 1},
+        {"auto", (const void *)gsj_persistent<gsj_auto>, (const void *)gsj_resident<gsj_auto>, 3},
         {"hand-cg", (const void *)gsj_persistent<hand_cg>, (const void *)gsj_resident<hand_cg>, 0},
         {"hand-flip", (const void *)gsj_persistent<hand_flip<0>>,
          (const void *)gsj_resident<hand_flip<0>>, 0},
@@ -217,6 +282,16 @@ int main()
          (const void *)gsj_resident<hand_flip<0, 0, 0, 0, 1>>, 0},
         {"+all", (const void *)gsj_persistent<hand_flip<0, 1, 1, 1, 1>>,
          (const void *)gsj_resident<hand_flip<0, 1, 1, 1, 1>>, 0},
+        {"pipe2-100", (const void *)gsj_persistent<pipe_flip<2, 100>>,
+         (const void *)gsj_resident<pipe_flip<2, 100>>, 0},
+        {"pipe2-250", (const void *)gsj_persistent<pipe_flip<2, 250>>,
+         (const void *)gsj_resident<pipe_flip<2, 250>>, 0},
+        {"pipe2-400", (const void *)gsj_persistent<pipe_flip<2, 400>>,
+         (const void *)gsj_resident<pipe_flip<2, 400>>, 0},
+        {"pipe3-200", (const void *)gsj_persistent<pipe_flip<3, 200>>,
+         (const void *)gsj_resident<pipe_flip<3, 200>>, 0},
+        {"pipe3-300", (const void *)gsj_persistent<pipe_flip<3, 300>>,
+         (const void *)gsj_resident<pipe_flip<3, 300>>, 0},
         {"flip-raw", (const void *)gsj_persistent<gsj_flip>, (const void *)gsj_resident<gsj_flip>,
          2},
 #define FLIP_PARTS(a, b, c)                            \
@@ -229,6 +304,9 @@ int main()
         {"parts-all-bare", FLIP_PARTS(1, 1, 1), 2},
     };
     const unsigned nv = sizeof vs / sizeof *vs;
+    /* JB_ONLY=name,name,...: only these variants (and cg, the reference) */
+    const char *only = getenv("JB_ONLY");
+    const unsigned groups_list[] = {132u, 264u, 528u, 1056u};
     cudaStream_t s;
     cudaEvent_t e0, e1;
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -252,7 +330,7 @@ int main()
         cudaMalloc(&a0, bytes);
         cudaMemcpy(a0, init.data(), bytes, cudaMemcpyHostToDevice);
         for (int resident = 0; resident < 2; ++resident)
-            for (unsigned groups : {132u, 264u, 528u}) {
+            for (unsigned groups : groups_list) {
                 unsigned gx, gy;
                 gsj_tiling(groups, &gx, &gy);
                 size_t shared = resident ? gsj_resident_bytes(z.n, groups) : 0;
@@ -264,8 +342,11 @@ int main()
                                              (int)shared);
                     gs_barrier *bar = NULL;
                     void *state = counter;
+                    if (only && v != 0 && !strstr(only, vs[v].name))
+                        continue;
                     if (vs[v].library &&
-                        (gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar) != GS_OK ||
+                        (gs_barrier_create(dev, vs[v].library == 3 ? GS_ALGO_AUTO : GS_ALGO_FLIP,
+                                           groups, &bar) != GS_OK ||
                          gs_cuda_state(bar, &state) != GS_OK))
                         return 1;
                     unsigned n = z.n, iters = z.iters;
@@ -276,7 +357,7 @@ int main()
                         cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, s);
                         cudaMemcpyAsync(b, a0, bytes, cudaMemcpyDeviceToDevice, s);
                         double ns = 0;
-                        if (vs[v].library == 1 || (vs[v].library == 2 && r == 0)) {
+                        if (vs[v].library % 2 == 1 || (vs[v].library == 2 && r == 0)) {
                             st = gs_cuda_launch_timed(bar, k, GS_DIM3_1D(groups), GS_DIM3_1D(256),
                                                       shared, args, s, &ns);
                         } else {

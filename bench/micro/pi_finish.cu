@@ -20,7 +20,17 @@
  *              <<<>>>, where nothing waits and co-residency is not needed; last-flip-ao:
  *              through the library on an arrive-only barrier, gs_barrier_set_arrive_only,
  *              launched without the cooperative attribute)
- * Every variant prints the time the launch call itself took on the host too.
+ *   flip-coop, flip-plain-ev, flip-plain-api  the library's launch path taken apart: the
+ *              flip kernel launched cooperatively by hand; with <<<>>> and the done event
+ *              the library records after an untimed launch (and synchronizes at collect);
+ *              with <<<>>> after the cudaSetDevice and cudaStreamIsCapturing it calls;
+ *              app-barrier-plain: the app's barrier way launched with <<<>>> on the
+ *              library's state (its device side without the library's host path);
+ *              app-barrier-launch: the app's barrier way as the app runs it, through
+ *              gs_cuda_launch (its wait the only one), pi in mapped host memory
+ * Every variant prints the time the launch call itself took on the host too, the time
+ * from there to the end of the stream's synchronize, and from there to pi on the host
+ * (the collect, for a launch through the library).
  * Built and run by scripts/gpu.sh (stage pi_finish) against the build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_finish.cu \
  *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o pi_finish */
@@ -247,12 +257,34 @@ enum {
     V_LAST_TREE,
     V_LAST_FLIP_PLAIN,
     V_LAST_FLIP_AO,
+    V_FLIP_COOP,
+    V_FLIP_PLAIN_EV,
+    V_FLIP_PLAIN_API,
+    V_APP_BARRIER_PLAIN,
+    V_APP_BARRIER_LAUNCH,
     V_COUNT
 };
-static const char *names[V_COUNT] = {
-    "host",      "app-ticket", "app-barrier",     "ticket",      "tagless",       "mapped",
-    "tree",      "flip",       "flip-plain",      "arrive",      "arrive-mapped", "host-mapped",
-    "last-flip", "last-tree",  "last-flip-plain", "last-flip-ao"};
+static const char *names[V_COUNT] = {"host",
+                                     "app-ticket",
+                                     "app-barrier",
+                                     "ticket",
+                                     "tagless",
+                                     "mapped",
+                                     "tree",
+                                     "flip",
+                                     "flip-plain",
+                                     "arrive",
+                                     "arrive-mapped",
+                                     "host-mapped",
+                                     "last-flip",
+                                     "last-tree",
+                                     "last-flip-plain",
+                                     "last-flip-ao",
+                                     "flip-coop",
+                                     "flip-plain-ev",
+                                     "flip-plain-api",
+                                     "app-barrier-plain",
+                                     "app-barrier-launch"};
 
 static double now_us()
 {
@@ -285,6 +317,8 @@ int main()
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
+    cudaEvent_t done; /* as the library's untimed launch records after the kernel */
+    cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
     unsigned *ticket;
     double *scratch, *partials, *result, *host, *mapped, *mapped_dev, *mapped_parts,
         *mapped_parts_dev;
@@ -306,22 +340,36 @@ int main()
     cudaHostAlloc(&mapped_parts, GROUPS * sizeof(double), cudaHostAllocMapped);
     cudaHostGetDevicePointer(&mapped_parts_dev, mapped_parts, 0);
     int failed = 0;
-    printf("steps,variant,device_us,host_us,launch_us,pi\n");
+    printf("steps,variant,device_us,host_us,launch_us,pi,sync_us,collect_us\n");
     for (unsigned long long steps : {1000000ull, 10000000ull, 100000000ull, 1000000000ull}) {
         for (int v = 0; v < V_COUNT; ++v) {
-            std::vector<double> dev_us, host_us, launch_us;
+            std::vector<double> dev_us, host_us, launch_us, sync_us, collect_us;
             double pi = 0.0;
             for (int i = 0; i < 221; ++i) {
                 double t0 = now_us();
                 cudaEventRecord(e0, s);
-                unsigned way = v == V_APP_BARRIER  ? GSP_WAY_BARRIER
-                               : v == V_APP_TICKET ? GSP_WAY_TICKET
-                                                   : GSP_WAY_HOST;
+                unsigned way =
+                    v == V_APP_BARRIER || v == V_APP_BARRIER_PLAIN || v == V_APP_BARRIER_LAUNCH
+                        ? GSP_WAY_BARRIER
+                    : v == V_APP_TICKET ? GSP_WAY_TICKET
+                                        : GSP_WAY_HOST;
                 void *args[] = {&state, &ticket, &scratch, &partials, &result, &steps, &way};
                 switch (v) {
                 case V_HOST: k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, partials, steps); break;
                 case V_HOST_MAPPED:
                     k_partials<<<GROUPS, BLOCK, 0, s>>>(scratch, mapped_parts_dev, steps);
+                    break;
+                case V_APP_BARRIER_LAUNCH: {
+                    void *margs[] = {&state,      &ticket, &scratch, &partials,
+                                     &mapped_dev, &steps,  &way};
+                    if (gs_cuda_launch(bar, (const void *)k_app, GS_DIM3_1D(GROUPS),
+                                       GS_DIM3_1D(BLOCK), 0, margs, s) != GS_OK)
+                        failed = 1;
+                    break;
+                }
+                case V_APP_BARRIER_PLAIN:
+                    k_app<<<GROUPS, BLOCK, 0, s>>>((gs_word *)state, ticket, scratch, partials,
+                                                   result, steps, way);
                     break;
                 case V_APP_TICKET:
                     k_app<<<GROUPS, BLOCK, 0, s>>>(NULL, ticket, scratch, partials, result, steps,
@@ -342,6 +390,20 @@ int main()
                 case V_MAPPED:
                     k_ticket<<<GROUPS, BLOCK, 0, s>>>(ticket, scratch, partials, mapped_dev, steps);
                     break;
+                case V_FLIP_COOP: {
+                    void *cargs[] = {&flip_state, &scratch, &partials, &result, &steps};
+                    if (cudaLaunchCooperativeKernel((const void *)k_barrier<1>, GROUPS, BLOCK,
+                                                    cargs, 0, s) != cudaSuccess)
+                        failed = 1;
+                    break;
+                }
+                case V_FLIP_PLAIN_API: {
+                    enum cudaStreamCaptureStatus cs;
+                    cudaSetDevice(0);
+                    cudaStreamIsCapturing(s, &cs);
+                }
+                    /* fall through */
+                case V_FLIP_PLAIN_EV:
                 case V_FLIP_PLAIN:
                     k_barrier<1><<<GROUPS, BLOCK, 0, s>>>((gs_word *)flip_state, scratch, partials,
                                                           result, steps);
@@ -387,14 +449,19 @@ int main()
                     break;
                 }
                 }
+                if (v == V_FLIP_PLAIN_EV)
+                    cudaEventRecord(done, s);
                 cudaEventRecord(e1, s);
                 double t_launched = now_us();
                 if (v == V_HOST)
                     cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost,
                                     s);
-                else if (v != V_MAPPED && v != V_ARRIVE_MAPPED && v != V_HOST_MAPPED)
+                else if (v != V_MAPPED && v != V_ARRIVE_MAPPED && v != V_HOST_MAPPED &&
+                         v != V_APP_BARRIER_LAUNCH)
                     cudaMemcpyAsync(host, result, sizeof(double), cudaMemcpyDeviceToHost, s);
-                cudaStreamSynchronize(s);
+                if (v != V_APP_BARRIER_LAUNCH) /* its launch waited */
+                    cudaStreamSynchronize(s);
+                double t_synced = now_us();
                 gs_barrier *used =
                     v == V_APP_BARRIER                  ? bar
                     : v == V_LAST_FLIP_AO               ? flip_ao
@@ -404,32 +471,42 @@ int main()
                         : NULL;
                 if (used && gs_barrier_collect(used) != GS_OK)
                     failed = 1;
+                if (v == V_FLIP_PLAIN_EV && cudaEventSynchronize(done) != cudaSuccess)
+                    failed = 1;
                 if (v == V_HOST || v == V_HOST_MAPPED) {
                     const volatile double *p = v == V_HOST ? host : mapped_parts;
                     pi = 0.0;
                     for (unsigned g = 0; g < GROUPS; ++g)
                         pi += p[g];
                 } else {
-                    pi = v == V_MAPPED || v == V_ARRIVE_MAPPED ? *(volatile double *)mapped
-                                                               : host[0];
+                    pi = v == V_MAPPED || v == V_ARRIVE_MAPPED || v == V_APP_BARRIER_LAUNCH
+                             ? *(volatile double *)mapped
+                             : host[0];
                     *(volatile double *)mapped = 0.0;
                 }
                 double t1 = now_us();
                 float ms = 0.0f;
+                cudaEventSynchronize(e1); /* after t1: app-barrier-launch did not wait for it */
                 cudaEventElapsedTime(&ms, e0, e1);
                 if (i >= 20) {
                     dev_us.push_back(ms * 1000.0);
                     host_us.push_back(t1 - t0);
                     launch_us.push_back(t_launched - t0);
+                    sync_us.push_back(t_synced - t_launched);
+                    collect_us.push_back(t1 - t_synced);
                 }
             }
             std::sort(dev_us.begin(), dev_us.end());
             std::sort(host_us.begin(), host_us.end());
             std::sort(launch_us.begin(), launch_us.end());
+            std::sort(sync_us.begin(), sync_us.end());
+            std::sort(collect_us.begin(), collect_us.end());
             if (!(fabs(pi - M_PI) < 1e-9))
                 failed = 1;
-            printf("%llu,%s,%.2f,%.2f,%.2f,%.15f\n", steps, names[v], dev_us[dev_us.size() / 2],
-                   host_us[host_us.size() / 2], launch_us[launch_us.size() / 2], pi);
+            printf("%llu,%s,%.2f,%.2f,%.2f,%.15f,%.2f,%.2f\n", steps, names[v],
+                   dev_us[dev_us.size() / 2], host_us[host_us.size() / 2],
+                   launch_us[launch_us.size() / 2], pi, sync_us[sync_us.size() / 2],
+                   collect_us[collect_us.size() / 2]);
             fflush(stdout);
         }
     }

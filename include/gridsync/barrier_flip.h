@@ -34,10 +34,14 @@ GS_DEVICE int gs_flip_completed(gs_u32 old, gs_u32 add)
  * starts at 0 when the state is reset and flips once per episode. */
 GS_DEVICE gs_u32 gs_flip_bit_after(const gs_grid *g) { return (gs_f(g)->episode + 1u) << 31; }
 
-/* Release line l (GS_RELEASE_LINES). */
+/* Release line l (GS_RELEASE_LINES), of the fields `f` or of the grid. */
+GS_DEVICE GS_GLOBAL gs_word *gs_release_line_of(const gs_grid_fields *f, gs_u32 l)
+{
+    return gs_field_word(f, GS_LINE_LEAF_GEN(f->groups, l), 0u);
+}
 GS_DEVICE GS_GLOBAL gs_word *gs_release_line(const gs_grid *g, gs_u32 l)
 {
-    return gs_word_at(g, GS_LINE_LEAF_GEN(gs_g_groups(g), l), 0u);
+    return gs_release_line_of(gs_f(g), l);
 }
 
 /* The others wait until the counter (or, with lines, their release line) shows `bit`. */
@@ -90,11 +94,14 @@ GS_DEVICE gs_u32 gs_flip_settle(gs_grid *g, const gs_token *t, gs_u32 add, int l
     return gs_flip_await(g, gs_word_at(g, GS_LINE_COUNTER, 0u), t->target, lines);
 }
 
-/* The release form and its lines, from the header (cluster shares it). */
+/* The release form and its lines, from the header (cluster shares it), and the first
+ * poll's delay in `share`: read once here, where a load of the header at every episode
+ * went to L2 (the acquire fence of the episode before invalidates the SM's L1). */
 GS_DEVICE void gs_flip_setup(gs_grid_fields *f)
 {
     f->aux = gs_aux_make(gs_load_header(&f->state[GS_HDR_LEAVES]),
                          gs_load_header(&f->state[GS_HDR_RELEASE]) == GS_RELEASE_LINES);
+    f->share = gs_load_header(&f->state[GS_HDR_FIRST_POLL]);
 }
 
 /* What this group adds to the flip counter (from the hardware's indices: no register). */
@@ -145,47 +152,61 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
 }
 
 #if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
-/* The whole episode (gs_sync_flip) in one piece, for the representative's path: every
- * address and value the add, the note and the wait need is made from the fields before
- * the add. From the halves, the add was warp-aggregated (the kept representative test)
- * and its broadcast waited for the add's round trip, and only then did the note and the
- * wait load the fields again from shared memory (a chain of two or three dependent
- * shared loads, ~40-50 ns on an H200) before the first poll could be issued: 2-2.2%
- * behind grid.sync() at 132 and 264 blocks in the user's Jacobi kernel (512^2, H200),
- * whose add is followed by its poll at once. In one piece flip is ahead of grid.sync()
- * there, but at 528 and 1056 blocks polling at once cost 4% (the polls of more groups
- * queue at the counter's L2 slice beside the adds still to come): the representative
- * then sleeps GS_HDR_FIRST_POLL ns before its first poll (the host's choice by groups per
- * SM, option first_poll_ns). Its arrival is gs_flip_arrive_rep's and its wait
- * gs_flip_settle's, with every address made before the add: the halves keep theirs after
- * it, where the split form's work overlaps the add (a shared helper taking the addresses
- * made PoCL 3.1 fail to build the halves too). */
+/* The whole episode (gs_sync_flip) in one piece, for the representative's path, from a
+ * copy of the group's fields taken in one round of shared loads. From the halves, the
+ * add was warp-aggregated (the kept representative test) and its broadcast waited for the
+ * add's round trip, and only then did the note and the wait load the fields again from
+ * shared memory (a chain of two or three dependent shared loads, ~40-50 ns on an H200)
+ * before the first poll could be issued: 2-2.2% behind grid.sync() at 132 and 264 blocks
+ * in the user's Jacobi kernel (512^2, H200), whose add is followed by its poll at once.
+ * In one piece flip is level with grid.sync() there, but at 528 and 1056 blocks polling
+ * at once cost 4% (the polls of more groups queue at the counter's L2 slice beside the
+ * adds still to come): the representative then sleeps `share` ns before its first poll
+ * (GS_HDR_FIRST_POLL, the host's choice by groups per SM, option first_poll_ns). Polling
+ * more often does the opposite of good: two or three polls in flight at once, issued
+ * 50-200 ns apart, cost 3-10% at 132-264 blocks and 30-70% at 1056 (bench/micro/
+ * jacobi_barriers.cu, pipe*, H200). Tried and measured level or worse (docs/
+ * performance.md, fifteenth round): reading the fields before the group barrier, no
+ * bookkeeping in a wait's first 16 polls, the poll's address made after the add. Its
+ * arrival is gs_flip_arrive_rep's and its wait gs_flip_settle's; the halves make their
+ * addresses after the add, where the split form's work overlaps it (a shared helper
+ * taking the addresses made PoCL 3.1 fail to build the halves). */
+GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_fields *f)
+{
+    gs_u32 add = gs_flip_share(f->groups - GS_EARLY, f->group == 0u);
+    t->why = gs_bad_of(f->aux); /* gs_rep_launch_bad */
+    if (t->why != GS_ABORT_NONE)
+        return t->why;
+    t->before = gs_fetch_add_release(gs_field_word(f, GS_LINE_COUNTER, 0u), add);
+    /* The rest is made while the add is in flight: before it, the poll's address (with
+     * release lines, a branch and six instructions) delayed the last arrival's add. */
+    int lines = (f->aux & GS_AUX_LINES) != 0u;
+    gs_u32 noted = f->episode + 1u;
+    t->target = noted << 31;
+    int completed = gs_flip_completed(t->before, add);
+    if (lines && completed)
+        gs_flip_release_lines(g, t->target);
+    gs_store_relaxed(gs_field_word(f, GS_LINE_GROUP_A(f->group), GS_G_ARRIVED),
+                     noted); /* gs_note_arrival */
+    if (completed) {
+        if (!lines)
+            gs_fence_acquire(); /* as gs_flip_settle */
+        return GS_ABORT_NONE;
+    }
+    if (f->share != 0u) /* the first poll's delay (gs_flip_setup) */
+        gs_pause(1u, f->share);
+    return gs_wait(g,
+                   lines ? gs_release_line_of(f, f->aux & GS_AUX_OWN_MASK)
+                         : gs_field_word(f, GS_LINE_COUNTER, 0u),
+                   t->target, GS_UNTIL_FLIP);
+}
+/* The fields copied at once (one round of shared loads), then the episode from them;
+ * auto reads its choice from the same copy (gridsync/barrier.h), where reading it first
+ * put a second round of shared loads before the add. */
 GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
 {
-    int lines = gs_aux_lines(g);
-    gs_u32 add = gs_flip_group_share(g);
-    GS_GLOBAL gs_word *counter = gs_word_at(g, GS_LINE_COUNTER, 0u);
-    GS_GLOBAL gs_word *poll = lines ? gs_release_line(g, gs_aux_own(g)) : counter;
-    GS_GLOBAL gs_word *note = gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED);
-    gs_u32 noted = gs_f(g)->episode + 1u;
-    gs_u32 first_poll = gs_load_header(&gs_f(g)->state[GS_HDR_FIRST_POLL]);
-    gs_u32 why = gs_rep_launch_bad(t, g);
-    if (why == GS_ABORT_NONE) {
-        t->target = noted << 31;
-        t->before = gs_fetch_add_release(counter, add);
-        int completed = gs_flip_completed(t->before, add);
-        if (lines && completed)
-            gs_flip_release_lines(g, t->target);
-        gs_store_relaxed(note, noted); /* gs_note_arrival */
-        if (!completed) {
-            if (first_poll != 0u)
-                gs_pause(1u, first_poll);
-            why = gs_wait(g, poll, t->target, GS_UNTIL_FLIP);
-        } else if (!lines) {
-            gs_fence_acquire(); /* as gs_flip_settle */
-        }
-    }
-    return why;
+    gs_grid_fields f = *gs_f(g);
+    return gs_flip_episode_of(g, t, &f);
 }
 GS_DEVICE gs_u32 gs_flip_episode(gs_grid *g, gs_token *t)
 {

@@ -73,7 +73,8 @@ typedef struct gs_grid_fields {
     gs_u32 algo;          /* GS_ALGO_ID_*: a constant in a kernel that names its protocol */
     gs_u32 aux;           /* GS_AUX_* below: why the launch cannot use the state, or the
                      * protocol's packed constants (flip, cluster, tree, sharded, auto) */
-    gs_u32 share;         /* tree: the group's add at its leaf; lockfree, sharded: spinners */
+    gs_u32 share;         /* tree: the group's add at its leaf; lockfree, sharded: spinners;
+                           * flip: its first poll's delay (ns) */
     gs_u32 group, groups; /* read once at the start (see gs_g_group) */
 #if !(defined(GS_GRID_IN_SHARED) && GS_GRID_IN_SHARED)
     gs_u32 lid, lsize;
