@@ -70,11 +70,6 @@ static inline int gs_cuda_is_ours(const gs_device *dev)
  * -> GS_ERR_OUT_OF_MEMORY, everything else GS_ERR_NATIVE. */
 gs_status gs_cuda_fail(gs_device *dev, cudaError_t e, const char *what);
 
-/* wait_cuda.c: cudaEventSynchronize / cudaStreamSynchronize, after a query that answers
- * at once where the work has finished. */
-cudaError_t gs_cuda_wait_event(cudaEvent_t done);
-cudaError_t gs_cuda_wait_stream(cudaStream_t stream);
-
 /* open_cuda.c: gs_backend_ops.count, .open, .close */
 int gs_cuda_count(void);
 gs_status gs_cuda_open(int index, gs_device **out);

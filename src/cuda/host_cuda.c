@@ -189,7 +189,7 @@ gs_status gs_cuda_collect(gs_device *dev, gs_barrier *b)
     b->elapsed_ns = 0;
     cudaError_t e = cudaSetDevice(((gs_cuda_device *)dev)->ordinal);
     if (e == cudaSuccess)
-        e = gs_cuda_wait_event(c->timed ? c->stop : c->done); /* a fault of the kernel */
+        e = cudaEventSynchronize(c->timed ? c->stop : c->done); /* a fault of the kernel */
     if (e != cudaSuccess)
         return gs_cuda_fail(dev, e, "kernel execution");
     if (c->timed && cudaEventElapsedTime(&ms, c->start, c->stop) == cudaSuccess)

@@ -6,7 +6,7 @@ gs_status gs_cuda_stream_sync(gs_device *dev, void *stream)
 {
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
     if (e == cudaSuccess)
-        e = gs_cuda_wait_stream((cudaStream_t)stream);
+        e = cudaStreamSynchronize((cudaStream_t)stream);
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(dev, e, "cudaStreamSynchronize");
 }
 

@@ -32,7 +32,7 @@ static gs_status wait_event(gs_multi_rank *r)
     cudaEvent_t done = r->pending;
     cudaError_t e = cudaSetDevice(gs_cuda(r->dev)->ordinal);
     if (e == cudaSuccess)
-        e = gs_cuda_wait_event(done); /* reports a fault of the kernel */
+        e = cudaEventSynchronize(done); /* reports a fault of the kernel */
     cudaEventDestroy(done);
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(r->dev, e, "kernel execution");
 }
