@@ -4,7 +4,9 @@
  * on the app's stream; the baselines are the app's own CUDA
  * (cudaLaunchCooperativeKernel for cg, a launch per iteration on a stream for
  * relaunch, those launches captured into a graph for relaunch-graph), timed with CUDA
- * events around the launch(es). Built whole-program with --fmad=false (CMakeLists.txt). */
+ * events around the launch(es). `auto` launches the kernel of the protocol the library
+ * chose for the grid (gs_barrier_get_algo), chosen on the host. Built whole-program with
+ * --fmad=false (CMakeLists.txt). */
 #include <cuda_runtime.h>
 
 #include <cstdlib>
@@ -109,7 +111,8 @@ static gs_status cuda_group_memory(gs_device *dev, size_t *out)
 
 struct cuda_impl {
     gs_barrier *bar;
-    gs_local *L; /* the local and halo forms' */
+    const void *kernel; /* the gridsync kernel a run launches (auto: the chosen protocol's) */
+    gs_local *L;        /* the local and halo forms' */
     void *state;
     float *a, *b, *initial;
     cudaStream_t stream;
@@ -204,6 +207,23 @@ static gs_status cuda_open(gsj_session *s)
     }
     if ((st = gsj_barrier_open(s, &m->bar)) != GS_OK)
         return st;
+    /* auto's choice made on the host: the library resolved GS_ALGO_AUTO for the grid when
+     * it made the barrier (gs_barrier_get_algo says to what), and the app launches that
+     * protocol's own kernel, not gsj_auto's, which holds tree's path beside flip's: on an
+     * H100 at 132 blocks, where both run flip, gsj_auto's took 62.23 and 62.75 ms against
+     * flip's 59.72 and 60.32 (512^2 x 20000, ninth and tenth sessions). */
+    gs_algo chosen = c->method;
+    if (chosen == GS_ALGO_AUTO && (st = gs_barrier_get_algo(m->bar, &chosen)) != GS_OK)
+        return gsj_fail(s, st, "gs_barrier_get_algo");
+    m->kernel = kernel_of(chosen, gsj_kernel_form(c));
+    if (m->kernel == NULL)
+        return gsj_fail(s, GS_ERR_UNSUPPORTED, "no kernel of %s", gs_algo_name(chosen));
+    if (shared_of(c) > 48u * 1024u && m->kernel != kernel_of(c->method, gsj_kernel_form(c))) {
+        e = cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)shared_of(c));
+        if (e != cudaSuccess)
+            return cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
+    }
     st = gs_cuda_state(m->bar, &m->state);
     return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cuda_state");
 }
@@ -299,9 +319,9 @@ static gs_status cuda_run(gsj_session *s, double *ns)
     unsigned n = c->n, iters = c->iters, gx, gy;
     gsj_tiling(c->groups, &gx, &gy);
     void *args[] = {&m->state, &m->a, &m->b, &n, &iters, &gx, &gy}; /* sync form: 5 */
-    gs_status st = gs_cuda_launch_timed(m->bar, kernel_of(c->method, gsj_kernel_form(c)),
-                                        GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
-                                        shared_of(c), args, m->stream, ns);
+    gs_status st =
+        gs_cuda_launch_timed(m->bar, m->kernel, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size),
+                             shared_of(c), args, m->stream, ns);
     return st == GS_OK ? GS_OK
                        : gsj_fail(s, st, "gs_cuda_launch_timed(%u x %u)", c->groups, c->group_size);
 }
