@@ -164,10 +164,11 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
  * adds still to come): the representative then sleeps `share` ns before its first poll
  * (GS_HDR_FIRST_POLL, the host's choice by groups per SM, option first_poll_ns). Polling
  * more often does the opposite of good: two or three polls in flight at once, issued
- * 50-200 ns apart, cost 3-10% at 132-264 blocks and 30-70% at 1056 (bench/micro/
- * jacobi_barriers.cu, pipe*, H200). Tried and measured level or worse (docs/
- * performance.md, fifteenth round): reading the fields before the group barrier, no
- * bookkeeping in a wait's first 16 polls, the poll's address made after the add. Its
+ * 50-200 ns apart, cost 3-19% at 132-264 blocks and 37-82% at 1056 (512^2; bench/micro/
+ * jacobi_barriers.cu, pipe*, H200). Not kept (docs/performance.md, fifteenth round):
+ * reading the fields before the group barrier (1-5% slower), a wait whose first 15 failed
+ * polls do nothing else (level). The poll's address made after the add measured level
+ * and stays: six instructions fewer before the last arrival's add. Its
  * arrival is gs_flip_arrive_rep's and its wait gs_flip_settle's; the halves make their
  * addresses after the add, where the split form's work overlaps it (a shared helper
  * taking the addresses made PoCL 3.1 fail to build the halves). */
@@ -178,8 +179,8 @@ GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_field
     if (t->why != GS_ABORT_NONE)
         return t->why;
     t->before = gs_fetch_add_release(gs_field_word(f, GS_LINE_COUNTER, 0u), add);
-    /* The rest is made while the add is in flight: before it, the poll's address (with
-     * release lines, a branch and six instructions) delayed the last arrival's add. */
+    /* The rest is made while the add is in flight (before it, the poll's address put a
+     * branch and six instructions ahead of the last arrival's add). */
     int lines = (f->aux & GS_AUX_LINES) != 0u;
     gs_u32 noted = f->episode + 1u;
     t->target = noted << 31;
