@@ -109,6 +109,19 @@ static gs_status cuda_group_memory(gs_device *dev, size_t *out)
     return st;
 }
 
+/* Above the default 48 KiB of dynamic shared memory a kernel must ask for it. */
+static gs_status allow_shared(gsj_session *s, const void *kernel)
+{
+    size_t bytes = shared_of(s->cfg);
+    cudaError_t e =
+        bytes > 48u * 1024u
+            ? cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)
+            : cudaSuccess;
+    return e == cudaSuccess
+               ? GS_OK
+               : cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
+}
+
 struct cuda_impl {
     gs_barrier *bar;
     const void *kernel; /* the gridsync kernel a run launches (auto: the chosen protocol's) */
@@ -188,12 +201,8 @@ static gs_status cuda_open(gsj_session *s)
     if (shared_of(c) && (cuda_group_memory(s->dev, &most) != GS_OK || shared_of(c) > most))
         return gsj_fail(s, GS_ERR_UNSUPPORTED, "resident tiles of %zu bytes: a block may have %zu",
                         shared_of(c), most);
-    if (shared_of(c) > 48u * 1024u) { /* above the default, a kernel must ask for it */
-        e = cudaFuncSetAttribute(kernel_of(c->method, gsj_kernel_form(c)),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_of(c));
-        if (e != cudaSuccess)
-            return cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
-    }
+    if ((st = allow_shared(s, kernel_of(c->method, gsj_kernel_form(c)))) != GS_OK)
+        return st;
     if (c->method == GS_ALGO_RELAUNCH_GRAPH)
         return capture(s, m);
     if (gsj_is_baseline(c->method))
@@ -218,12 +227,9 @@ static gs_status cuda_open(gsj_session *s)
     m->kernel = kernel_of(chosen, gsj_kernel_form(c));
     if (m->kernel == NULL)
         return gsj_fail(s, GS_ERR_UNSUPPORTED, "no kernel of %s", gs_algo_name(chosen));
-    if (shared_of(c) > 48u * 1024u && m->kernel != kernel_of(c->method, gsj_kernel_form(c))) {
-        e = cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)shared_of(c));
-        if (e != cudaSuccess)
-            return cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
-    }
+    if (m->kernel != kernel_of(c->method, gsj_kernel_form(c)) &&
+        (st = allow_shared(s, m->kernel)) != GS_OK)
+        return st;
     st = gs_cuda_state(m->bar, &m->state);
     return st == GS_OK ? GS_OK : gsj_fail(s, st, "gs_cuda_state");
 }

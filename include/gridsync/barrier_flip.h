@@ -104,11 +104,12 @@ GS_DEVICE void gs_flip_setup(gs_grid_fields *f)
     f->share = gs_load_header(&f->state[GS_HDR_FIRST_POLL]);
 }
 
-/* What this group adds to the flip counter (from the hardware's indices: no register). */
-GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g)
+/* What this group adds to the flip counter, from its fields or the grid. */
+GS_DEVICE gs_u32 gs_flip_share_of(const gs_grid_fields *f)
 {
-    return gs_flip_share(gs_g_groups(g) - GS_EARLY, gs_g_group(g) == 0u);
+    return gs_flip_share(f->groups - GS_EARLY, f->group == 0u);
 }
+GS_DEVICE gs_u32 gs_flip_group_share(const gs_grid *g) { return gs_flip_share_of(gs_f(g)); }
 
 /* The representative's halves (after the arrival's group barrier, before the verdict),
  * with the launch's test (GS_REP_ONLY_flip); auto calls them too. */
@@ -174,7 +175,7 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
  * taking the addresses made PoCL 3.1 fail to build the halves). */
 GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_fields *f)
 {
-    gs_u32 add = gs_flip_share(f->groups - GS_EARLY, f->group == 0u);
+    gs_u32 add = gs_flip_share_of(f);
     t->why = gs_bad_of(f->aux); /* gs_rep_launch_bad */
     if (t->why != GS_ABORT_NONE)
         return t->why;
@@ -187,8 +188,7 @@ GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_field
     int completed = gs_flip_completed(t->before, add);
     if (lines && completed)
         gs_flip_release_lines(g, t->target);
-    gs_store_relaxed(gs_field_word(f, GS_LINE_GROUP_A(f->group), GS_G_ARRIVED),
-                     noted); /* gs_note_arrival */
+    gs_store_relaxed(gs_note_word_of(f), noted); /* gs_note_arrival */
     if (completed) {
         if (!lines)
             gs_fence_acquire(); /* as gs_flip_settle */

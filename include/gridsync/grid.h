@@ -176,14 +176,15 @@ GS_DEVICE gs_u32 gs_aux_count(const gs_grid *g)
 GS_DEVICE gs_u32 gs_aux_own(const gs_grid *g) { return gs_f(g)->aux & GS_AUX_OWN_MASK; }
 GS_DEVICE int gs_aux_lines(const gs_grid *g) { return (gs_f(g)->aux & GS_AUX_LINES) != 0u; }
 
-GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
-{
-    return gs_f(g)->state + GS_WORD(line, word);
-}
-/* The same, on fields not published yet (a protocol's setup). */
+/* A word of the state, from the group's fields (not published yet in a protocol's setup,
+ * or a copy: flip's episode in one piece) or from the grid. */
 GS_DEVICE GS_GLOBAL gs_word *gs_field_word(const gs_grid_fields *f, gs_u32 line, gs_u32 word)
 {
     return f->state + GS_WORD(line, word);
+}
+GS_DEVICE GS_GLOBAL gs_word *gs_word_at(const gs_grid *g, gs_u32 line, gs_u32 word)
+{
+    return gs_field_word(gs_f(g), line, word);
 }
 
 /* Why the launch cannot use its state (kept in aux: no register of its own), or 0. */
@@ -537,10 +538,13 @@ typedef struct gs_token {
 /* Progress for the host's diagnosis of a timeout: which groups arrived where. Every
  * protocol notes it after its arrival: a store before the release would make the
  * release fence wait for that store's acknowledgement (about 165 ns on an H200). */
+GS_DEVICE GS_GLOBAL gs_word *gs_note_word_of(const gs_grid_fields *f)
+{
+    return gs_field_word(f, GS_LINE_GROUP_A(f->group), GS_G_ARRIVED);
+}
 GS_DEVICE void gs_note_arrival(const gs_grid *g)
 {
-    gs_store_relaxed(gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_ARRIVED),
-                     gs_f(g)->episode + 1u);
+    gs_store_relaxed(gs_note_word_of(gs_f(g)), gs_f(g)->episode + 1u);
 }
 
 /* Ends a barrier: a group barrier that also tells every work-item whether any of
