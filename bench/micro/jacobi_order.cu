@@ -1,0 +1,164 @@
+/* bench/micro/jacobi_order.cu - issue 15's last gaps: at 4096^2 and 8192^2 the app's
+ * flip and auto rows trailed cg's by 0.2-0.6% at 132 and 264 blocks, a gap that grew
+ * with the iteration's time, not with the barrier's. Two suspects, measured here:
+ *   order    the app measures cg first, then each protocol, each method's runs in a row;
+ *            a chip that drifts over those seconds favours one of them
+ *   back-off a wait that lasts longer than 16 polls sleeps, and the sleep grows to the
+ *            back-off cap (16 us by default): a group whose tile finished early may see
+ *            the release late, and the next iteration starts late by that much
+ * So the same user kernels (apps/jacobi/jacobi_kernels.cuh, sync form) in interleaved
+ * rounds: each round runs every variant once, the first variant of a round rotating;
+ * the median of JO_ROUNDS rounds after one warm-up round. Variants:
+ *   cg, cg-again      grid.sync(), twice: what two runs of the same kernel differ by
+ *   flip              gridsync's flip through gs_cuda_launch_timed, default options
+ *   flip-spin         flip with backoff_ns = 0 (never sleeps)
+ *   flip-cap1k        flip with backoff_cap_ns = 1024
+ * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
+ * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7).
+ * Built and run by scripts/gpu.sh (stage jacobi_order):
+ *     nvcc -arch=sm_90 -O3 -std=c++17 --fmad=false -Iinclude -Iapps/jacobi \
+ *          bench/micro/jacobi_order.cu apps/jacobi/reference.c apps/jacobi/tiles.c \
+ *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o jacobi_order */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "gridsync/host_cuda.h"
+
+#include "jacobi.h"
+#include "jacobi_kernels.cuh"
+
+struct variant {
+    const char *name;
+    int library;       /* launched through a flip barrier */
+    unsigned backoff;  /* its options (GS_OPTION_DEFAULT: the default) */
+    unsigned cap;
+};
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+int main()
+{
+    gs_device *dev;
+    if (gs_device_open(GS_BACKEND_CUDA, 0, &dev) != GS_OK) {
+        fprintf(stderr, "jacobi_order: no CUDA device\n");
+        return 2;
+    }
+    const variant vs[] = {
+        {"cg", 0, 0, 0},
+        {"cg-again", 0, 0, 0},
+        {"flip", 1, GS_OPTION_DEFAULT, GS_OPTION_DEFAULT},
+        {"flip-spin", 1, 0u, 0u},
+        {"flip-cap1k", 1, GS_OPTION_DEFAULT, 1024u},
+    };
+    const unsigned nv = sizeof vs / sizeof *vs;
+    const unsigned groups_list[] = {132u, 264u, 528u, 1056u};
+    const char *sizes_env = getenv("JO_SIZES");
+    unsigned rounds = getenv("JO_ROUNDS") ? (unsigned)atoi(getenv("JO_ROUNDS")) : 7u;
+    std::vector<std::pair<unsigned, unsigned>> sizes;
+    for (const char *p = sizes_env ? sizes_env : "4096:1000,8192:200"; p && *p;) {
+        unsigned n = 0, t = 0;
+        if (sscanf(p, "%u:%u", &n, &t) == 2)
+            sizes.push_back({n, t});
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    const void *cg_kernel = (const void *)gsj_persistent<gsj_cg>;
+    const void *flip_kernel = (const void *)gsj_persistent<gsj_flip>;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    int failed = 0;
+    printf("n,iters,groups,variant,median_ms,min_ms,max_ms,x_cg,rounds,check\n");
+    for (auto z : sizes) {
+        unsigned n = z.first, iters = z.second;
+        size_t cells = (size_t)n * n, bytes = cells * sizeof(float);
+        std::vector<float> init(cells), want(cells), got(cells);
+        gsj_initial(n, 20240601u, init.data());
+        float *a, *b, *a0;
+        cudaMalloc(&a, bytes);
+        cudaMalloc(&b, bytes);
+        cudaMalloc(&a0, bytes);
+        cudaMemcpy(a0, init.data(), bytes, cudaMemcpyHostToDevice);
+        for (unsigned groups : groups_list) {
+            unsigned gx, gy;
+            gsj_tiling(groups, &gx, &gy);
+            std::vector<gs_barrier *> bars(nv, nullptr);
+            std::vector<void *> states(nv, nullptr);
+            for (unsigned v = 0; v < nv; ++v) {
+                if (!vs[v].library)
+                    continue;
+                gs_barrier_options o;
+                gs_barrier_options_init(&o);
+                o.backoff_ns = vs[v].backoff;
+                o.backoff_cap_ns = vs[v].cap;
+                if (gs_barrier_create_with(dev, GS_ALGO_FLIP, groups, &o, &bars[v]) != GS_OK ||
+                    gs_cuda_state(bars[v], &states[v]) != GS_OK)
+                    return 1;
+            }
+            std::vector<std::vector<double>> ms(nv);
+            std::vector<int> bad(nv, 0);
+            int have_want = 0;
+            for (unsigned r = 0; r <= rounds; ++r)
+                for (unsigned i = 0; i < nv; ++i) {
+                    unsigned v = (i + r) % nv; /* the round's first variant rotates */
+                    cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, s);
+                    cudaMemcpyAsync(b, a0, bytes, cudaMemcpyDeviceToDevice, s);
+                    cudaStreamSynchronize(s);
+                    void *args[] = {&states[v], &a, &b, &n, &iters};
+                    double ns = 0;
+                    if (vs[v].library) {
+                        if (gs_cuda_launch_timed(bars[v], flip_kernel, GS_DIM3_1D(groups),
+                                                 GS_DIM3_1D(256), 0, args, s, &ns) != GS_OK)
+                            bad[v] = 1;
+                    } else {
+                        cudaEventRecord(e0, s);
+                        if (cudaLaunchCooperativeKernel(cg_kernel, groups, 256, args, 0, s) !=
+                            cudaSuccess)
+                            bad[v] = 1;
+                        cudaEventRecord(e1, s);
+                        cudaEventSynchronize(e1);
+                        float f = 0;
+                        cudaEventElapsedTime(&f, e0, e1);
+                        ns = f * 1e6;
+                    }
+                    cudaMemcpy(got.data(), iters % 2 ? b : a, bytes, cudaMemcpyDeviceToHost);
+                    if (!have_want && !vs[v].library && !bad[v]) {
+                        want = got;
+                        have_want = 1;
+                    } else if (have_want && memcmp(got.data(), want.data(), bytes) != 0) {
+                        bad[v] = 1;
+                    }
+                    if (r > 0)
+                        ms[v].push_back(ns / 1e6);
+                }
+            double cg_ms = median(ms[0]);
+            for (unsigned v = 0; v < nv; ++v) {
+                double m = median(ms[v]);
+                failed |= bad[v];
+                printf("%u,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%u,%s\n", n, iters, groups, vs[v].name, m,
+                       *std::min_element(ms[v].begin(), ms[v].end()),
+                       *std::max_element(ms[v].begin(), ms[v].end()), cg_ms > 0 ? m / cg_ms : 0.0,
+                       rounds, bad[v] ? "FAIL" : "pass");
+                if (bars[v])
+                    gs_barrier_destroy(bars[v]);
+            }
+            fflush(stdout);
+        }
+        cudaFree(a);
+        cudaFree(b);
+        cudaFree(a0);
+    }
+    gs_device_close(dev);
+    return failed;
+}
