@@ -12,7 +12,12 @@
  *   cg, cg-again      grid.sync(), twice: what two runs of the same kernel differ by
  *   flip              gridsync's flip through gs_cuda_launch_timed, default options
  *   flip-spin         flip with backoff_ns = 0 (never sleeps)
- *   flip-cap1k        flip with backoff_cap_ns = 1024
+ *   flip-raw          flip's kernel launched as cg's is (cudaLaunchCooperativeKernel), on
+ *                     the state of a barrier it was launched through once
+ *   hand-cg           grid.sync()'s algorithm written out (hand_barriers.cuh)
+ *   hand-flip         flip's algorithm written out: relaxed polls, one acquire fence, the
+ *                     last arriver does not poll
+ *   hand-flip-acq     hand-flip polling with acquire loads
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7).
  * Built and run by scripts/gpu.sh (stage jacobi_order):
@@ -32,11 +37,15 @@
 #include "jacobi.h"
 #include "jacobi_kernels.cuh"
 
+#include "hand_barriers.cuh"
+
+enum how { CG, LIBRARY, RAW, HAND };
 struct variant {
     const char *name;
-    int library;       /* launched through a flip barrier */
-    unsigned backoff;  /* its options (GS_OPTION_DEFAULT: the default) */
-    unsigned cap;
+    how launch;       /* CG, HAND: a cooperative launch of `kernel`; LIBRARY: through a flip
+                         barrier; RAW: flip's kernel launched cooperatively on its state */
+    const void *kernel;
+    unsigned backoff; /* the flip barrier's option (GS_OPTION_DEFAULT: the default) */
 };
 
 static double median(std::vector<double> v)
@@ -52,12 +61,17 @@ int main()
         fprintf(stderr, "jacobi_order: no CUDA device\n");
         return 2;
     }
+    const void *cg_kernel = (const void *)gsj_persistent<gsj_cg>;
+    const void *flip_kernel = (const void *)gsj_persistent<gsj_flip>;
     const variant vs[] = {
-        {"cg", 0, 0, 0},
-        {"cg-again", 0, 0, 0},
-        {"flip", 1, GS_OPTION_DEFAULT, GS_OPTION_DEFAULT},
-        {"flip-spin", 1, 0u, 0u},
-        {"flip-cap1k", 1, GS_OPTION_DEFAULT, 1024u},
+        {"cg", CG, cg_kernel, 0},
+        {"cg-again", CG, cg_kernel, 0},
+        {"flip", LIBRARY, flip_kernel, GS_OPTION_DEFAULT},
+        {"flip-spin", LIBRARY, flip_kernel, 0u},
+        {"flip-raw", RAW, flip_kernel, GS_OPTION_DEFAULT},
+        {"hand-cg", HAND, (const void *)gsj_persistent<hand_cg>, 0},
+        {"hand-flip", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0},
+        {"hand-flip-acq", HAND, (const void *)gsj_persistent<hand_flip<1>>, 0},
     };
     const unsigned nv = sizeof vs / sizeof *vs;
     const unsigned groups_list[] = {132u, 264u, 528u, 1056u};
@@ -71,8 +85,6 @@ int main()
         p = strchr(p, ',');
         p = p ? p + 1 : NULL;
     }
-    const void *cg_kernel = (const void *)gsj_persistent<gsj_cg>;
-    const void *flip_kernel = (const void *)gsj_persistent<gsj_flip>;
     cudaStream_t s;
     cudaEvent_t e0, e1;
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -96,12 +108,17 @@ int main()
             std::vector<gs_barrier *> bars(nv, nullptr);
             std::vector<void *> states(nv, nullptr);
             for (unsigned v = 0; v < nv; ++v) {
-                if (!vs[v].library)
+                if (vs[v].launch == HAND) {
+                    size_t words = HAND_WORDS(groups) * sizeof(gs_word);
+                    if (cudaMalloc(&states[v], words) != cudaSuccess ||
+                        cudaMemset(states[v], 0, words) != cudaSuccess)
+                        return 1;
+                }
+                if (vs[v].launch != LIBRARY && vs[v].launch != RAW)
                     continue;
                 gs_barrier_options o;
                 gs_barrier_options_init(&o);
                 o.backoff_ns = vs[v].backoff;
-                o.backoff_cap_ns = vs[v].cap;
                 if (gs_barrier_create_with(dev, GS_ALGO_FLIP, groups, &o, &bars[v]) != GS_OK ||
                     gs_cuda_state(bars[v], &states[v]) != GS_OK)
                     return 1;
@@ -117,13 +134,14 @@ int main()
                     cudaStreamSynchronize(s);
                     void *args[] = {&states[v], &a, &b, &n, &iters};
                     double ns = 0;
-                    if (vs[v].library) {
-                        if (gs_cuda_launch_timed(bars[v], flip_kernel, GS_DIM3_1D(groups),
+                    /* RAW: the first launch through the library records the shape */
+                    if (vs[v].launch == LIBRARY || (vs[v].launch == RAW && r == 0)) {
+                        if (gs_cuda_launch_timed(bars[v], vs[v].kernel, GS_DIM3_1D(groups),
                                                  GS_DIM3_1D(256), 0, args, s, &ns) != GS_OK)
                             bad[v] = 1;
                     } else {
                         cudaEventRecord(e0, s);
-                        if (cudaLaunchCooperativeKernel(cg_kernel, groups, 256, args, 0, s) !=
+                        if (cudaLaunchCooperativeKernel(vs[v].kernel, groups, 256, args, 0, s) !=
                             cudaSuccess)
                             bad[v] = 1;
                         cudaEventRecord(e1, s);
@@ -133,7 +151,7 @@ int main()
                         ns = f * 1e6;
                     }
                     cudaMemcpy(got.data(), iters % 2 ? b : a, bytes, cudaMemcpyDeviceToHost);
-                    if (!have_want && !vs[v].library && !bad[v]) {
+                    if (!have_want && vs[v].launch == CG && !bad[v]) {
                         want = got;
                         have_want = 1;
                     } else if (have_want && memcmp(got.data(), want.data(), bytes) != 0) {
@@ -152,6 +170,8 @@ int main()
                        rounds, bad[v] ? "FAIL" : "pass");
                 if (bars[v])
                     gs_barrier_destroy(bars[v]);
+                else if (states[v])
+                    cudaFree(states[v]);
             }
             fflush(stdout);
         }
