@@ -7,6 +7,8 @@
 #ifndef GS_BENCH_HAND_BARRIERS_CUH
 #define GS_BENCH_HAND_BARRIERS_CUH
 
+#include <cooperative_groups.h>
+
 #include "gridsync/cuda.cuh"
 
 /* The counter words a hand-written barrier needs for `groups` groups. */
@@ -113,6 +115,76 @@ struct hand_flip {
         if (SLOT && threadIdx.x == 0)
             ++slot()->episode;
         return why;
+    }
+};
+
+/* gridsync's flip taken apart: the library's own arrival (gs_flip_arrive_rep) and settle
+ * (gs_flip_settle, or a bare poll), called from a policy that leaves out one thing the
+ * library's gs_sync_flip does at each barrier:
+ *   LEAN_FIRST  the representative is threadIdx.x == 0, a predicate the compiler may keep
+ *               across the loop, where gs_g_first reads tid.x, tid.y, tid.z and laneid
+ *               through volatile asm twice a barrier (no register held)
+ *   NO_BAD      no per-barrier test that the launch can use its state (every work-item's
+ *               shared load of aux, and a branch before the group barrier)
+ *   BARE_POLL   the representative polls bare (no poll count, look or back-off)
+ * flip-parts<0,0,0> is gs_sync_flip written out: it must time as flip does. Launched by
+ * this program's own cooperative launch on the library's state, after one launch through
+ * gs_cuda_launch_timed (which records the launch's shape in the state). */
+template <int LEAN_FIRST, int NO_BAD, int BARE_POLL> struct flip_parts {
+    gs_grid g;
+    __device__ explicit flip_parts(gs_word *state) : g(gs_grid_begin_flip(state)) {}
+    __device__ bool first() { return LEAN_FIRST ? threadIdx.x == 0 : gs_g_first(&g); }
+    __device__ gs_u32 sync()
+    {
+        gs_token t = {0u, 0u, 0u, 0u};
+        if (!NO_BAD && (t.why = gs_launch_bad(&g)) != 0u)
+            return t.why;
+        gs_group_barrier();
+        gs_u32 why = 0u;
+        if (first()) {
+            t.target = gs_flip_bit_after(&g);
+            gs_u32 add = gs_flip_group_share(&g);
+            gs_flip_arrive_rep(&g, &t, add, 0);
+            if (!BARE_POLL) {
+                why = gs_flip_settle(&g, &t, add, 0);
+            } else {
+                if (!gs_flip_completed(t.before, add)) {
+                    gs_word *c = gs_word_at(&g, GS_LINE_COUNTER, 0u);
+                    gs_u32 polls = 0;
+                    while ((gs_ld_relaxed(c) & GS_FLIP_BIT) != t.target && ++polls < POLL_LIMIT) {
+                    }
+                    why = polls >= POLL_LIMIT;
+                }
+                gs_fence_acquire();
+            }
+        }
+        why = gs_group_verdict(&g, why);
+        if (first())
+            ++gs_f(&g)->episode;
+        return why;
+    }
+};
+
+/* grid.sync() in a kernel that also has a static __shared__ slot (written once, read at
+ * each barrier), as gridsync's kernels keep their fields: whether shared memory in the
+ * kernel alone (the SM's L1/shared split) changes the user's sweep. */
+struct cg_slot {
+    cooperative_groups::grid_group grid;
+    static __device__ gs_u32 *slot()
+    {
+        __shared__ gs_u32 s;
+        return &s;
+    }
+    __device__ explicit cg_slot(gs_word *) : grid(cooperative_groups::this_grid())
+    {
+        if (threadIdx.x == 0)
+            *slot() = 0u;
+        __syncthreads();
+    }
+    __device__ gs_u32 sync()
+    {
+        grid.sync();
+        return *slot();
     }
 };
 

@@ -19,7 +19,10 @@
  *                     last arriver does not poll
  *   hand-flip-acq     hand-flip polling with acquire loads
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
- * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7).
+ * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
+ * JO_GROUPS, JO_ONLY (below). Also gridsync's ingredients one at a time on hand-flip
+ * (+note ... +all) and flip taken apart (parts*), as bench/micro/jacobi_barriers.cu
+ * names them (hand_barriers.cuh), and cg-slot: grid.sync() with a __shared__ slot.
  * Built and run by scripts/gpu.sh (stage jacobi_order):
  *     nvcc -arch=sm_90 -O3 -std=c++17 --fmad=false -Iinclude -Iapps/jacobi \
  *          bench/micro/jacobi_order.cu apps/jacobi/reference.c apps/jacobi/tiles.c \
@@ -28,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -42,7 +46,7 @@
 enum how { CG, LIBRARY, RAW, HAND };
 struct variant {
     const char *name;
-    how launch;       /* CG, HAND: a cooperative launch of `kernel`; LIBRARY: through a flip
+    how launch; /* CG, HAND: a cooperative launch of `kernel`; LIBRARY: through a flip
                          barrier; RAW: flip's kernel launched cooperatively on its state */
     const void *kernel;
     unsigned backoff; /* the flip barrier's option (GS_OPTION_DEFAULT: the default) */
@@ -72,9 +76,37 @@ int main()
         {"hand-cg", HAND, (const void *)gsj_persistent<hand_cg>, 0},
         {"hand-flip", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0},
         {"hand-flip-acq", HAND, (const void *)gsj_persistent<hand_flip<1>>, 0},
+        {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
+        {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
+        {"+book", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 0, 1>>, 0},
+        {"+slot", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 0, 0, 1>>, 0},
+        {"+all", HAND, (const void *)gsj_persistent<hand_flip<0, 1, 1, 1, 1>>, 0},
+        {"parts", RAW, (const void *)gsj_persistent<flip_parts<0, 0, 0>>, GS_OPTION_DEFAULT},
+        {"parts-first-nobad", RAW, (const void *)gsj_persistent<flip_parts<1, 1, 0>>,
+         GS_OPTION_DEFAULT},
+        {"parts-all-bare", RAW, (const void *)gsj_persistent<flip_parts<1, 1, 1>>,
+         GS_OPTION_DEFAULT},
+        {"cg-slot", CG, (const void *)gsj_persistent<cg_slot>, 0},
     };
-    const unsigned nv = sizeof vs / sizeof *vs;
-    const unsigned groups_list[] = {132u, 264u, 528u, 1056u};
+    const unsigned all = sizeof vs / sizeof *vs;
+    /* JO_ONLY=name,name,...: only these (cg, the reference, always first) */
+    const char *only = getenv("JO_ONLY");
+    std::vector<variant> chosen;
+    for (unsigned v = 0; v < all; ++v) {
+        char key[40];
+        snprintf(key, sizeof key, ",%s,", vs[v].name);
+        std::string list = std::string(",") + (only ? only : "") + ",";
+        if (v == 0 || !only || list.find(key) != std::string::npos)
+            chosen.push_back(vs[v]);
+    }
+    const unsigned nv = (unsigned)chosen.size();
+    /* JO_GROUPS=g,g,...: the grids (default 1, 2, 4, 8 blocks per SM of an H100/H200) */
+    std::vector<unsigned> groups_list;
+    for (const char *p = getenv("JO_GROUPS") ? getenv("JO_GROUPS") : "132,264,528,1056"; p && *p;) {
+        groups_list.push_back((unsigned)strtoul(p, NULL, 10));
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
     const char *sizes_env = getenv("JO_SIZES");
     unsigned rounds = getenv("JO_ROUNDS") ? (unsigned)atoi(getenv("JO_ROUNDS")) : 7u;
     std::vector<std::pair<unsigned, unsigned>> sizes;
@@ -108,17 +140,17 @@ int main()
             std::vector<gs_barrier *> bars(nv, nullptr);
             std::vector<void *> states(nv, nullptr);
             for (unsigned v = 0; v < nv; ++v) {
-                if (vs[v].launch == HAND) {
+                if (chosen[v].launch == HAND) {
                     size_t words = HAND_WORDS(groups) * sizeof(gs_word);
                     if (cudaMalloc(&states[v], words) != cudaSuccess ||
                         cudaMemset(states[v], 0, words) != cudaSuccess)
                         return 1;
                 }
-                if (vs[v].launch != LIBRARY && vs[v].launch != RAW)
+                if (chosen[v].launch != LIBRARY && chosen[v].launch != RAW)
                     continue;
                 gs_barrier_options o;
                 gs_barrier_options_init(&o);
-                o.backoff_ns = vs[v].backoff;
+                o.backoff_ns = chosen[v].backoff;
                 if (gs_barrier_create_with(dev, GS_ALGO_FLIP, groups, &o, &bars[v]) != GS_OK ||
                     gs_cuda_state(bars[v], &states[v]) != GS_OK)
                     return 1;
@@ -135,14 +167,14 @@ int main()
                     void *args[] = {&states[v], &a, &b, &n, &iters};
                     double ns = 0;
                     /* RAW: the first launch through the library records the shape */
-                    if (vs[v].launch == LIBRARY || (vs[v].launch == RAW && r == 0)) {
-                        if (gs_cuda_launch_timed(bars[v], vs[v].kernel, GS_DIM3_1D(groups),
+                    if (chosen[v].launch == LIBRARY || (chosen[v].launch == RAW && r == 0)) {
+                        if (gs_cuda_launch_timed(bars[v], chosen[v].kernel, GS_DIM3_1D(groups),
                                                  GS_DIM3_1D(256), 0, args, s, &ns) != GS_OK)
                             bad[v] = 1;
                     } else {
                         cudaEventRecord(e0, s);
-                        if (cudaLaunchCooperativeKernel(vs[v].kernel, groups, 256, args, 0, s) !=
-                            cudaSuccess)
+                        if (cudaLaunchCooperativeKernel(chosen[v].kernel, groups, 256, args, 0,
+                                                        s) != cudaSuccess)
                             bad[v] = 1;
                         cudaEventRecord(e1, s);
                         cudaEventSynchronize(e1);
@@ -151,7 +183,7 @@ int main()
                         ns = f * 1e6;
                     }
                     cudaMemcpy(got.data(), iters % 2 ? b : a, bytes, cudaMemcpyDeviceToHost);
-                    if (!have_want && vs[v].launch == CG && !bad[v]) {
+                    if (!have_want && chosen[v].launch == CG && !bad[v]) {
                         want = got;
                         have_want = 1;
                     } else if (have_want && memcmp(got.data(), want.data(), bytes) != 0) {
@@ -164,8 +196,8 @@ int main()
             for (unsigned v = 0; v < nv; ++v) {
                 double m = median(ms[v]);
                 failed |= bad[v];
-                printf("%u,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%u,%s\n", n, iters, groups, vs[v].name, m,
-                       *std::min_element(ms[v].begin(), ms[v].end()),
+                printf("%u,%u,%u,%s,%.4f,%.4f,%.4f,%.4f,%u,%s\n", n, iters, groups, chosen[v].name,
+                       m, *std::min_element(ms[v].begin(), ms[v].end()),
                        *std::max_element(ms[v].begin(), ms[v].end()), cg_ms > 0 ? m / cg_ms : 0.0,
                        rounds, bad[v] ? "FAIL" : "pass");
                 if (bars[v])
