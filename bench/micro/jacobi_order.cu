@@ -18,6 +18,9 @@
  *   hand-flip         flip's algorithm written out: relaxed polls, one acquire fence, the
  *                     last arriver does not poll
  *   hand-flip-acq     hand-flip polling with acquire loads
+ *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
+ *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
+ *                     state's counter line
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
  * JO_GROUPS, JO_ONLY (below). Also gridsync's ingredients one at a time on hand-flip
@@ -43,13 +46,16 @@
 
 #include "hand_barriers.cuh"
 
-enum how { CG, LIBRARY, RAW, HAND };
+enum how { CG, LIBRARY, RAW, HAND, HAND_IN_STATE };
 struct variant {
     const char *name;
-    how launch; /* CG, HAND: a cooperative launch of `kernel`; LIBRARY: through a flip
-                         barrier; RAW: flip's kernel launched cooperatively on its state */
+    how launch; /* CG, HAND: a cooperative launch of `kernel` (HAND on its own zeroed
+                   words); LIBRARY: through a flip barrier; RAW: flip's kernel launched
+                   cooperatively on its state; HAND_IN_STATE: a hand-written kernel on the
+                   memory of a flip barrier's state (made for 1056 groups, never launched) */
     const void *kernel;
     unsigned backoff; /* the flip barrier's option (GS_OPTION_DEFAULT: the default) */
+    unsigned line;    /* HAND, HAND_IN_STATE: the counter this many 128-byte lines in */
 };
 
 static double median(std::vector<double> v)
@@ -76,6 +82,13 @@ int main()
         {"hand-cg", HAND, (const void *)gsj_persistent<hand_cg>, 0},
         {"hand-flip", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0},
         {"hand-flip-acq", HAND, (const void *)gsj_persistent<hand_flip<1>>, 0},
+        /* where the counter lies: other lines of its own words, and the line of a flip
+         * state's counter (GS_LINE_COUNTER) */
+        {"hand-flip@1", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0, 1},
+        {"hand-flip@2", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0, 2},
+        {"hand-flip@3", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0, 3},
+        {"hand-flip-in-state", HAND_IN_STATE, (const void *)gsj_persistent<hand_flip<0>>, 0,
+         GS_LINE_COUNTER},
         {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
         {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
         {"+book", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 0, 1>>, 0},
@@ -141,20 +154,25 @@ int main()
             std::vector<void *> states(nv, nullptr);
             for (unsigned v = 0; v < nv; ++v) {
                 if (chosen[v].launch == HAND) {
-                    size_t words = HAND_WORDS(groups) * sizeof(gs_word);
+                    size_t words = (HAND_WORDS(groups) + 32u * chosen[v].line) * sizeof(gs_word);
                     if (cudaMalloc(&states[v], words) != cudaSuccess ||
                         cudaMemset(states[v], 0, words) != cudaSuccess)
                         return 1;
                 }
-                if (chosen[v].launch != LIBRARY && chosen[v].launch != RAW)
+                if (chosen[v].launch == CG || chosen[v].launch == HAND)
                     continue;
                 gs_barrier_options o;
                 gs_barrier_options_init(&o);
                 o.backoff_ns = chosen[v].backoff;
-                if (gs_barrier_create_with(dev, GS_ALGO_FLIP, groups, &o, &bars[v]) != GS_OK ||
+                unsigned made_for = chosen[v].launch == HAND_IN_STATE ? 1056u : groups;
+                if (gs_barrier_create_with(dev, GS_ALGO_FLIP, made_for, &o, &bars[v]) != GS_OK ||
                     gs_cuda_state(bars[v], &states[v]) != GS_OK)
                     return 1;
             }
+            std::vector<void *> counters(nv);
+            for (unsigned v = 0; v < nv; ++v)
+                counters[v] =
+                    (gs_word *)states[v] + (chosen[v].launch >= HAND ? 32u * chosen[v].line : 0u);
             std::vector<std::vector<double>> ms(nv);
             std::vector<int> bad(nv, 0);
             int have_want = 0;
@@ -164,7 +182,7 @@ int main()
                     cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, s);
                     cudaMemcpyAsync(b, a0, bytes, cudaMemcpyDeviceToDevice, s);
                     cudaStreamSynchronize(s);
-                    void *args[] = {&states[v], &a, &b, &n, &iters};
+                    void *args[] = {&counters[v], &a, &b, &n, &iters};
                     double ns = 0;
                     /* RAW: the first launch through the library records the shape */
                     if (chosen[v].launch == LIBRARY || (chosen[v].launch == RAW && r == 0)) {
