@@ -188,4 +188,18 @@ struct cg_slot {
     }
 };
 
+/* hand-flip on a flip state's counter line, in a kernel that begins the state as a
+ * gridsync kernel does (gs_grid_begin_flip: the header read, the launch acknowledged,
+ * in host memory too where the host gave a copy's address, the fields in shared memory)
+ * but never uses the fields: what the begin alone costs the user's loop. */
+struct begun_hand_flip {
+    gs_grid g;
+    hand_flip<0> h;
+    __device__ explicit begun_hand_flip(gs_word *state)
+        : g(gs_grid_begin_flip(state)), h(state + 32u * GS_LINE_COUNTER)
+    {
+    }
+    __device__ gs_u32 sync() { return h.sync(); }
+};
+
 #endif

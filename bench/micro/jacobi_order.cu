@@ -21,6 +21,10 @@
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
  *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
  *                     state's counter line
+ *   begun             hand-flip on a flip state's counter line, the kernel beginning the
+ *                     state as gridsync's do (begun_hand_flip), launched as flip-raw
+ *   begun-no-copy     the same on a state never launched through the library: its begin
+ *                     writes no acknowledgement to host memory
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
  * JO_GROUPS, JO_ONLY (below). Also gridsync's ingredients one at a time on hand-flip
@@ -46,13 +50,15 @@
 
 #include "hand_barriers.cuh"
 
-enum how { CG, LIBRARY, RAW, HAND, HAND_IN_STATE };
+enum how { CG, LIBRARY, RAW, HAND, HAND_IN_STATE, ON_STATE };
 struct variant {
     const char *name;
     how launch; /* CG, HAND: a cooperative launch of `kernel` (HAND on its own zeroed
                    words); LIBRARY: through a flip barrier; RAW: flip's kernel launched
                    cooperatively on its state; HAND_IN_STATE: a hand-written kernel on the
-                   memory of a flip barrier's state (made for 1056 groups, never launched) */
+                   memory of a flip barrier's state (made for 1056 groups, never launched);
+                   ON_STATE: cooperatively on a flip state made for the grid, never
+                   launched through the library (so its header has no host copy's address) */
     const void *kernel;
     unsigned backoff; /* the flip barrier's option (GS_OPTION_DEFAULT: the default) */
     unsigned line;    /* HAND, HAND_IN_STATE: the counter this many 128-byte lines in */
@@ -89,6 +95,9 @@ int main()
         {"hand-flip@3", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0, 3},
         {"hand-flip-in-state", HAND_IN_STATE, (const void *)gsj_persistent<hand_flip<0>>, 0,
          GS_LINE_COUNTER},
+        {"begun", RAW, (const void *)gsj_persistent<begun_hand_flip>, GS_OPTION_DEFAULT},
+        {"begun-no-copy", ON_STATE, (const void *)gsj_persistent<begun_hand_flip>,
+         GS_OPTION_DEFAULT},
         {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
         {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
         {"+book", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 0, 1>>, 0},
