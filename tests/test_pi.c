@@ -73,6 +73,34 @@ static void bad_input(void **state)
     assert_int_equal(gsp_way_supported(dev, GSP_CUB), info.backend == GS_BACKEND_CUDA);
 }
 
+/* gsp_run_ways: every way in the same rounds, each with its own result and status; a bad
+ * configuration among good ones refuses the whole call before anything runs. */
+static void ways_in_rounds(void **state)
+{
+    gsp_config cfgs[GSP_WAYS];
+    gsp_result res[GSP_WAYS];
+    unsigned n = 0;
+    for (unsigned w = 0; w < GSP_WAYS; ++w)
+        if (gsp_way_supported(dev, (gsp_way)w))
+            cfgs[n++] = (gsp_config){
+                .steps = 100003, .way = (gsp_way)w, .groups = 2, .group_size = group_size()};
+    assert_true(n >= 3);
+    assert_int_equal(gsp_run_ways(dev, cfgs, n, res), GS_OK);
+    for (unsigned i = 0; i < n; ++i) {
+        assert_int_equal(res[i].status, GS_OK);
+        assert_true(res[i].ms > 0.0);
+        assert_true(fabs(res[i].pi - res[0].pi) <= 1e-12 * res[0].pi);
+    }
+    assert_true(fabs(res[0].pi - GSP_TEST_PI) < 1e-9);
+    cfgs[n - 1].group_size = 6; /* not a power of two */
+    assert_int_equal(gsp_run_ways(dev, cfgs, n, res), GS_ERR_INVALID_ARGUMENT);
+    for (unsigned i = 0; i < n; ++i)
+        assert_true(res[i].ms == 0.0 && res[i].status == GS_OK);
+    assert_int_equal(gsp_run_ways(dev, cfgs, 0, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsp_run_ways(dev, NULL, 1, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsp_run_ways(dev, cfgs, 1, NULL), GS_ERR_INVALID_ARGUMENT);
+}
+
 int main(void)
 {
     dev = test_open_or_skip();
@@ -80,6 +108,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_input),
         cmocka_unit_test(every_way_agrees),
+        cmocka_unit_test(ways_in_rounds),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);

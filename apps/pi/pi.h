@@ -41,6 +41,7 @@ typedef struct gsp_config {
 typedef struct gsp_result {
     double pi;
     double ms;
+    gs_status status; /* this way's (gsp_run_ways) */
     char error[160];
 } gsp_result;
 
@@ -48,6 +49,12 @@ typedef struct gsp_result {
  * resident; the others use the same grid so that they compare). */
 gs_status gsp_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
 gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out);
+/* Several ways (or sizes) measured together: each warmed up, then timed in rounds, each
+ * round running every way still without a failure once, so that the device's drift over
+ * the run weighs on all alike. out[i] is cfgs[i]'s, its status in out[i].status; the
+ * return is the first failure's status (every config is checked before any runs:
+ * GS_ERR_INVALID_ARGUMENT, GS_ERR_UNSUPPORTED), else GS_OK. */
+gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* gsp_run: one way at one size, warmed up, then timed from the launch to pi on the host:
- * the median of the timed runs (GSP_MIN_RUNS .. GSP_MAX_RUNS). */
+/* gsp_run_ways: ways at one size, each warmed up, then timed in rounds from the launch to
+ * pi on the host: each way's median of its timed runs (GSP_MIN_RUNS .. GSP_MAX_RUNS). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,9 +71,10 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Timed runs: at least GSP_MIN_RUNS, then more while they add up to less than
- * GSP_TIMED_MS, up to GSP_MAX_RUNS: a run of 20 us is at the mercy of the host (on an
- * H100 the barrier way's median of 9 at 10^6 steps read 29 us where one of 300 read 24). */
+/* Timed rounds: at least GSP_MIN_RUNS, then more while the rounds add up to less than
+ * GSP_TIMED_MS a way, up to GSP_MAX_RUNS: a run of 20 us is at the mercy of the host (on
+ * an H100 the barrier way's median of 9 at 10^6 steps read 29 us where one of 300 read
+ * 24). */
 #define GSP_MIN_RUNS 15u
 #define GSP_MAX_RUNS 201u
 #define GSP_TIMED_MS 250.0
@@ -90,51 +91,112 @@ static double median_ms(double *v, unsigned n)
     return v[n / 2u];
 }
 
-gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
+/* One way's session: its barrier, its back end's buffers, its timed runs. */
+typedef struct gsp_entry {
+    gsp_session s;
+    gs_status status;
+    double ms[GSP_MAX_RUNS];
+    unsigned runs;
+} gsp_entry;
+
+static int config_ok(const gsp_config *c)
 {
-    if (out == NULL)
-        return GS_ERR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
     /* a power of two: the reduction halves the group */
-    if (cfg == NULL || cfg->steps == 0 || cfg->groups == 0 || cfg->group_size == 0 ||
-        (cfg->group_size & (cfg->group_size - 1u)) != 0)
-        return GS_ERR_INVALID_ARGUMENT;
-    const gsp_backend *be = backend_of(dev);
-    if (be == NULL || !gsp_way_supported(dev, cfg->way))
-        return GS_ERR_UNSUPPORTED;
-    gsp_session s = {dev, cfg, out, NULL, NULL};
-    /* The barrier the barrier way ends on; the cpu back end launches every way through
-     * it (a team of threads with its group barrier is what gs_cpu_launch makes). Flip:
-     * its last arriver (gs_arrive_last, pi_step.h) knows from one atomic, where auto's
-     * tree at 1056 groups adds a hop (bench/micro/pi_finish.cu on an H200 at 10^6 steps:
-     * 12.0 against 13.1 us of device time). */
-    gs_status st = gs_barrier_create(dev, GS_ALGO_FLIP, cfg->groups, &s.bar);
+    return c != NULL && c->steps != 0 && c->groups != 0 && c->group_size != 0 &&
+           (c->group_size & (c->group_size - 1u)) == 0;
+}
+
+/* The barrier the barrier way ends on, then the back end's buffers; the warm-up run
+ * takes first-launch costs out of the time. */
+static gs_status open_entry(const gsp_backend *be, gsp_entry *e, double *pi)
+{
+    gsp_session *s = &e->s;
+    const gsp_config *c = s->cfg;
+    /* The cpu back end launches every way through the barrier (a team of threads with its
+     * group barrier is what gs_cpu_launch makes). Flip: its last arriver
+     * (gs_arrive_last, pi_step.h) knows from one atomic, where auto's tree at 1056 groups
+     * adds a hop (bench/micro/pi_finish.cu on an H200 at 10^6 steps: 12.0 against 13.1 us
+     * of device time). */
+    gs_status st = gs_barrier_create(s->dev, GS_ALGO_FLIP, c->groups, &s->bar);
     /* Its one episode is gs_arrive_last: nobody waits, so the launch needs no
      * co-residency, and on CUDA takes no cooperative attribute (gs_barrier_set_arrive_only;
      * docs/performance.md has what that saves). */
     if (st == GS_OK)
-        st = gs_barrier_set_arrive_only(s.bar, 1);
-    if (st == GS_OK && cfg->timeout_ms)
-        st = gs_barrier_set_timeout(s.bar, cfg->timeout_ms);
+        st = gs_barrier_set_arrive_only(s->bar, 1);
+    if (st == GS_OK && c->timeout_ms)
+        st = gs_barrier_set_timeout(s->bar, c->timeout_ms);
     if (st != GS_OK)
-        gsp_fail(&s, st, "gs_barrier_create(flip, %u groups)", cfg->groups);
-    if (st == GS_OK)
-        st = be->open(&s);
-    double pi = 0.0;
-    if (st == GS_OK) /* the warm-up: first-launch costs out of the time */
-        st = be->run(&s, &pi);
-    double ms[GSP_MAX_RUNS], spent = 0.0;
-    unsigned n = 0;
-    for (; st == GS_OK && n < GSP_MAX_RUNS && (n < GSP_MIN_RUNS || spent < GSP_TIMED_MS); ++n) {
-        double t0 = now_ms();
-        st = be->run(&s, &pi);
-        ms[n] = now_ms() - t0;
-        spent += ms[n];
+        return gsp_fail(s, st, "gs_barrier_create(flip, %u groups)", c->groups);
+    st = be->open(s);
+    return st == GS_OK ? be->run(s, pi) : st;
+}
+
+static void close_entry(const gsp_backend *be, gsp_entry *e)
+{
+    if (e->s.impl)
+        be->close(&e->s);
+    if (e->s.bar)
+        gs_barrier_destroy(e->s.bar);
+    e->s.bar = NULL;
+}
+
+gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_result *out)
+{
+    if (out == NULL || (n > 0 && cfgs == NULL))
+        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        memset(&out[i], 0, sizeof out[i]);
+    if (n == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        if (!config_ok(&cfgs[i]))
+            return GS_ERR_INVALID_ARGUMENT;
+    const gsp_backend *be = backend_of(dev);
+    for (unsigned i = 0; i < n; ++i)
+        if (be == NULL || !gsp_way_supported(dev, cfgs[i].way))
+            return GS_ERR_UNSUPPORTED;
+    gsp_entry *es = calloc(n, sizeof *es);
+    if (es == NULL)
+        return GS_ERR_OUT_OF_MEMORY;
+    for (unsigned i = 0; i < n; ++i) {
+        es[i].s = (gsp_session){dev, &cfgs[i], &out[i], NULL, NULL};
+        es[i].status = open_entry(be, &es[i], &out[i].pi);
     }
-    out->ms = n ? median_ms(ms, n) : 0.0;
-    out->pi = pi;
-    be->close(&s);
-    if (s.bar)
-        gs_barrier_destroy(s.bar);
-    return st;
+    /* Rounds: every way still running once a round, the first of a round rotating, so
+     * that a device drifting over the seconds of a size weighs on every way alike (one
+     * way's runs in a row put the barrier way, second, 0.01-0.26% behind the host way at
+     * 10^10 steps in six runs of six on an H100). */
+    double spent = 0.0;
+    unsigned live = 0;
+    for (unsigned i = 0; i < n; ++i)
+        live += es[i].status == GS_OK;
+    for (unsigned r = 0;
+         live && r < GSP_MAX_RUNS && (r < GSP_MIN_RUNS || spent < GSP_TIMED_MS * live); ++r)
+        for (unsigned k = 0; k < n; ++k) {
+            gsp_entry *e = &es[(k + r) % n];
+            if (e->status != GS_OK)
+                continue;
+            double t0 = now_ms();
+            e->status = be->run(&e->s, &e->s.result->pi);
+            e->ms[e->runs] = now_ms() - t0;
+            spent += e->ms[e->runs++];
+            live -= e->status != GS_OK;
+        }
+    gs_status first = GS_OK;
+    for (unsigned i = 0; i < n; ++i) {
+        out[i].status = es[i].status;
+        out[i].ms = es[i].status == GS_OK && es[i].runs ? median_ms(es[i].ms, es[i].runs) : 0.0;
+        if (first == GS_OK)
+            first = es[i].status;
+        close_entry(be, &es[i]);
+    }
+    free(es);
+    return first;
+}
+
+gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
+{
+    if (out != NULL && cfg == NULL)
+        memset(out, 0, sizeof *out);
+    return gsp_run_ways(dev, cfg, cfg ? 1u : 0u, out);
 }

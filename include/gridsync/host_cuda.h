@@ -57,7 +57,9 @@ extern "C" {
 /* Launches `kernel` (a __global__ function's address) as a `grid` of `block`-shaped
  * groups with `shared_bytes` of dynamic shared memory and the cudaLaunchKernel-style
  * `args`, on `stream` (a cudaStream_t; NULL: the default stream), through barrier `b`,
- * and waits for it. GS_ERR_INVALID_ARGUMENT when the grid's groups differ from the
+ * and waits for it: for the whole stream (cudaStreamSynchronize), so work another thread
+ * enqueues on `stream` meanwhile is waited for too (use gs_cuda_launch_async and
+ * gs_barrier_collect to wait for the kernel alone). GS_ERR_INVALID_ARGUMENT when the grid's groups differ from the
  * barrier's or the block exceeds what the kernel allows; GS_ERR_TOO_MANY_GROUPS when the
  * groups cannot be co-resident; GS_ERR_NEEDS_RESET after an abort that was not reset;
  * GS_ERR_BUSY while another launch through `b` is in flight; after the launch whatever

@@ -109,19 +109,26 @@ int cmd_pi(const cli_options *o)
     printf("%-8s %14s %20s %10s %12s %12s  %s\n", "way", "steps", "pi", "|err|", "ms", "steps/s",
            "check");
     for (unsigned k = 0; rows && k < n_steps; ++k) {
-        unsigned first = n;
-        for (unsigned w = 0; w < GSP_WAYS; ++w) {
-            if (!gsp_way_supported(dev, (gsp_way)w))
-                continue;
+        unsigned first = n, ways = 0;
+        gsp_config cfgs[GSP_WAYS];
+        gsp_result res[GSP_WAYS];
+        for (unsigned w = 0; w < GSP_WAYS; ++w)
+            if (gsp_way_supported(dev, (gsp_way)w))
+                cfgs[ways++] = (gsp_config){.steps = steps[k],
+                                            .way = (gsp_way)w,
+                                            .groups = groups,
+                                            .group_size = block,
+                                            .timeout_ms = o->timeout_ms};
+        /* every way in the same rounds (apps/pi/run.c says why) */
+        gs_status st = gsp_run_ways(dev, cfgs, ways, res);
+        for (unsigned i = 0; i < ways; ++i) {
             pi_row *r = &rows[n++];
-            gsp_config cfg = {.steps = steps[k],
-                              .way = (gsp_way)w,
-                              .groups = groups,
-                              .group_size = block,
-                              .timeout_ms = o->timeout_ms};
             r->steps = steps[k];
-            r->way = (gsp_way)w;
-            r->status = gsp_run(dev, &cfg, &r->res);
+            r->way = cfgs[i].way;
+            r->res = res[i];
+            /* a refused configuration fails every way alike */
+            r->status =
+                st == GS_ERR_INVALID_ARGUMENT || st == GS_ERR_UNSUPPORTED ? st : res[i].status;
             r->check = bench_verdict(r->status);
             if (r->status != GS_OK)
                 cli_progress("pi %llu steps, %s: %s: %s", steps[k], gsp_way_name(r->way),
