@@ -202,4 +202,36 @@ struct begun_hand_flip {
     __device__ gs_u32 sync() { return h.sync(); }
 };
 
+/* begun_hand_flip's begin taken apart: hand-flip on a flip state's counter line after one
+ * piece of gs_grid_begin_flip: BEGIN_BAR a group barrier; BEGIN_SLOT the representative
+ * writes a 32-byte slot in shared memory, then the group barrier; BEGIN_NC the
+ * representative reads four header words through the read-only path (gs_load_header)
+ * into a shared word, then the group barrier; BEGIN_RELAXED the same with relaxed loads. */
+enum { BEGIN_BAR, BEGIN_SLOT, BEGIN_NC, BEGIN_RELAXED };
+template <int PIECE> struct begin_piece {
+    hand_flip<0> h;
+    struct slot_t {
+        gs_word *p;
+        gs_u32 a, b, c, d, e, f;
+    };
+    static __device__ slot_t *slot()
+    {
+        __shared__ slot_t s;
+        return &s;
+    }
+    __device__ explicit begin_piece(gs_word *state) : h(state + 32u * GS_LINE_COUNTER)
+    {
+        if (threadIdx.x == 0 && PIECE == BEGIN_SLOT)
+            *slot() = slot_t{state, 1u, 2u, 3u, 4u, 5u, 6u};
+        if (threadIdx.x == 0 && (PIECE == BEGIN_NC || PIECE == BEGIN_RELAXED)) {
+            gs_u32 x = 0u;
+            for (gs_u32 w = 0u; w < 4u; ++w)
+                x += PIECE == BEGIN_NC ? gs_load_header(&state[w]) : gs_load_relaxed(&state[w]);
+            slot()->a = x;
+        }
+        __syncthreads();
+    }
+    __device__ gs_u32 sync() { return h.sync(); }
+};
+
 #endif

@@ -25,6 +25,8 @@
  *                     state as gridsync's do (begun_hand_flip), launched as flip-raw
  *   begun-no-copy     the same on a state never launched through the library: its begin
  *                     writes no acknowledgement to host memory
+ *   begin-bar, begin-slot, begin-nc, begin-relaxed  one piece of the begin each
+ *                     (hand_barriers.cuh, begin_piece)
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
  * JO_GROUPS, JO_ONLY (below). Also gridsync's ingredients one at a time on hand-flip
@@ -97,6 +99,12 @@ int main()
          GS_LINE_COUNTER},
         {"begun", RAW, (const void *)gsj_persistent<begun_hand_flip>, GS_OPTION_DEFAULT},
         {"begun-no-copy", ON_STATE, (const void *)gsj_persistent<begun_hand_flip>,
+         GS_OPTION_DEFAULT},
+        {"begin-bar", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_BAR>>, GS_OPTION_DEFAULT},
+        {"begin-slot", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_SLOT>>,
+         GS_OPTION_DEFAULT},
+        {"begin-nc", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_NC>>, GS_OPTION_DEFAULT},
+        {"begin-relaxed", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_RELAXED>>,
          GS_OPTION_DEFAULT},
         {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
         {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
