@@ -29,7 +29,7 @@
  *                     (hand_barriers.cuh, begin_piece)
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
- * JO_GROUPS, JO_ONLY (below). Also gridsync's ingredients one at a time on hand-flip
+ * JO_GROUPS, JO_ONLY, JO_CARVEOUT (below). Also gridsync's ingredients one at a time on hand-flip
  * (+note ... +all) and flip taken apart (parts*), as bench/micro/jacobi_barriers.cu
  * names them (hand_barriers.cuh), and cg-slot: grid.sync() with a __shared__ slot.
  * Built and run by scripts/gpu.sh (stage jacobi_order):
@@ -100,11 +100,13 @@ int main()
         {"begun", RAW, (const void *)gsj_persistent<begun_hand_flip>, GS_OPTION_DEFAULT},
         {"begun-no-copy", ON_STATE, (const void *)gsj_persistent<begun_hand_flip>,
          GS_OPTION_DEFAULT},
-        {"begin-bar", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_BAR>>, GS_OPTION_DEFAULT},
-        {"begin-slot", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_SLOT>>,
+        {"begin-bar", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_BAR>>,
          GS_OPTION_DEFAULT},
-        {"begin-nc", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_NC>>, GS_OPTION_DEFAULT},
-        {"begin-relaxed", RAW, (const void *)gsj_persistent<begin_piece<BEGIN_RELAXED>>,
+        {"begin-slot", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_SLOT>>,
+         GS_OPTION_DEFAULT},
+        {"begin-nc", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_NC>>,
+         GS_OPTION_DEFAULT},
+        {"begin-relaxed", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_RELAXED>>,
          GS_OPTION_DEFAULT},
         {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
         {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
@@ -147,6 +149,14 @@ int main()
         p = strchr(p, ',');
         p = p ? p + 1 : NULL;
     }
+    /* JO_CARVEOUT=percent: every kernel's preferred shared-memory carveout
+     * (cudaFuncAttributePreferredSharedMemoryCarveout; 0: the most L1) */
+    if (const char *cv = getenv("JO_CARVEOUT"))
+        for (unsigned v = 0; v < nv; ++v)
+            if (cudaFuncSetAttribute(chosen[v].kernel,
+                                     cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     atoi(cv)) != cudaSuccess)
+                return 1;
     cudaStream_t s;
     cudaEvent_t e0, e1;
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
