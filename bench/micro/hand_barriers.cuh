@@ -207,7 +207,15 @@ struct begun_hand_flip {
  * writes a 32-byte slot in shared memory, then the group barrier; BEGIN_NC the
  * representative reads four header words through the read-only path (gs_load_header)
  * into a shared word, then the group barrier; BEGIN_RELAXED the same with relaxed loads. */
-enum { BEGIN_BAR, BEGIN_SLOT, BEGIN_NC, BEGIN_RELAXED };
+enum {
+    BEGIN_BAR,
+    BEGIN_SLOT,
+    BEGIN_NC,
+    BEGIN_RELAXED,
+    BEGIN_NC_LAST_WARP,
+    BEGIN_NC_NO_BAR,
+    BEGIN_NC_WARP
+};
 template <int PIECE> struct begin_piece {
     hand_flip<0> h;
     struct slot_t {
@@ -223,13 +231,27 @@ template <int PIECE> struct begin_piece {
     {
         if (threadIdx.x == 0 && PIECE == BEGIN_SLOT)
             *slot() = slot_t{state, 1u, 2u, 3u, 4u, 5u, 6u};
-        if (threadIdx.x == 0 && (PIECE == BEGIN_NC || PIECE == BEGIN_RELAXED)) {
+        /* BEGIN_NC_LAST_WARP: the reads by the last warp's first thread; BEGIN_NC_NO_BAR:
+         * no group barrier after them (the first episode's orders the slot); BEGIN_NC_WARP:
+         * by the whole first warp, each lane one word */
+        unsigned reader = PIECE == BEGIN_NC_LAST_WARP ? blockDim.x - 32u : 0u;
+        if (threadIdx.x == reader && (PIECE == BEGIN_NC || PIECE == BEGIN_RELAXED ||
+                                      PIECE == BEGIN_NC_LAST_WARP || PIECE == BEGIN_NC_NO_BAR)) {
             gs_u32 x = 0u;
             for (gs_u32 w = 0u; w < 4u; ++w)
-                x += PIECE == BEGIN_NC ? gs_load_header(&state[w]) : gs_load_relaxed(&state[w]);
+                x +=
+                    PIECE == BEGIN_RELAXED ? gs_load_relaxed(&state[w]) : gs_load_header(&state[w]);
             slot()->a = x;
         }
-        __syncthreads();
+        if (PIECE == BEGIN_NC_WARP && threadIdx.x < 32u) {
+            gs_u32 x = gs_load_header(&state[threadIdx.x % 4u]);
+            x += __shfl_xor_sync(0xffffffffu, x, 1);
+            x += __shfl_xor_sync(0xffffffffu, x, 2);
+            if (threadIdx.x == 0u)
+                slot()->a = x;
+        }
+        if (PIECE != BEGIN_NC_NO_BAR)
+            __syncthreads();
     }
     __device__ gs_u32 sync() { return h.sync(); }
 };

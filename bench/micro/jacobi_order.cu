@@ -26,7 +26,9 @@
  *   begun-no-copy     the same on a state never launched through the library: its begin
  *                     writes no acknowledgement to host memory
  *   begin-bar, begin-slot, begin-nc, begin-relaxed  one piece of the begin each
- *                     (hand_barriers.cuh, begin_piece)
+ *                     (hand_barriers.cuh, begin_piece); begin-nc-last-warp, -no-bar, -warp:
+ *                     the header's reads by another thread, without the group barrier, by
+ *                     a whole warp
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
  * JO_GROUPS, JO_ONLY, JO_CARVEOUT (below). Also gridsync's ingredients one at a time on hand-flip
@@ -107,6 +109,12 @@ int main()
         {"begin-nc", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_NC>>,
          GS_OPTION_DEFAULT},
         {"begin-relaxed", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_RELAXED>>,
+         GS_OPTION_DEFAULT},
+        {"begin-nc-last-warp", ON_STATE,
+         (const void *)gsj_persistent<begin_piece<BEGIN_NC_LAST_WARP>>, GS_OPTION_DEFAULT},
+        {"begin-nc-no-bar", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_NC_NO_BAR>>,
+         GS_OPTION_DEFAULT},
+        {"begin-nc-warp", ON_STATE, (const void *)gsj_persistent<begin_piece<BEGIN_NC_WARP>>,
          GS_OPTION_DEFAULT},
         {"+note", HAND, (const void *)gsj_persistent<hand_flip<0, 1>>, 0},
         {"+verdict", HAND, (const void *)gsj_persistent<hand_flip<0, 0, 1>>, 0},
