@@ -53,6 +53,11 @@
 #ifndef gs_local_first_fresh
 #define gs_local_first_fresh() gs_local_first()
 #endif
+/* Who makes a group's fields at the kernel's start (gs_grid_begin) and acknowledges the
+ * launch: the representative, or where the shim says so (CUDA) its whole warp. */
+#ifndef gs_begin_lead
+#define gs_begin_lead() gs_local_first_fresh()
+#endif
 #ifndef GS_EARLY
 #define GS_EARLY 0u /* the weakened count releases this many arrivals early */
 #endif
@@ -124,7 +129,7 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 #if GS_GRID_IN_SHARED
     gs_grid g;
     g.in_shared_memory_ = 0u;
-    if (gs_local_first_fresh())
+    if (gs_begin_lead())
         *gs_grid_slot() = *f;
     gs_group_barrier();
     return g;
@@ -143,7 +148,7 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 #define GS_GRID_BEGIN(...)        \
     gs_grid g_;                   \
     g_.in_shared_memory_ = 0u;    \
-    if (gs_local_first_fresh()) { \
+    if (gs_begin_lead()) {        \
         gs_grid_fields f;         \
         __VA_ARGS__               \
         *gs_grid_slot() = f;      \
@@ -299,7 +304,7 @@ GS_DEVICE gs_grid_fields gs_grid_open_as(GS_GLOBAL gs_word *state, gs_u32 magic,
         g.aux = GS_AUX_BAD | GS_ABORT_BAD_STATE;
         return g;
     }
-    if (gs_group_id() == 0u && gs_local_first_fresh()) {
+    if (gs_group_id() == 0u && gs_begin_lead()) {
         gs_store_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_ACK)], 1u);
         gs_u64 at = gs_mirror_of(state);
         if (at != 0u)

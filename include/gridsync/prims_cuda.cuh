@@ -80,6 +80,16 @@ GS_SREG_(gs_nctaid_x, "nctaid.x") GS_SREG_(gs_nctaid_y, "nctaid.y") GS_SREG_(gs_
  * spinners) already hold the user's registers: with the kept test their Jacobi kernel
  * spilled 16 to 28 bytes at 32 registers (tests/regs). */
 #define gs_local_first_fresh() (gs_lane_id() == 0u && (gs_tid_x() | gs_tid_y() | gs_tid_z()) == 0u)
+/* The begin's work (the header read, the fields written to shared memory, the launch
+ * acknowledged) done by the group's whole first warp, every lane alike, where its first
+ * lane alone did it: that one lane's branch at the kernel's start cost the user's Jacobi
+ * sweep 0.1-0.2% for the whole run, where the same reads by a whole warp cost nothing
+ * (H200, 8192^2 x 200 at 132 and 264 blocks, interleaved medians of 21 beside
+ * grid.sync(): begin-nc 1.0007 / 1.0005, begin-nc-warp 0.9988 / 0.9981;
+ * bench/micro/jacobi_order.cu, docs/performance.md sixteenth round). A warp's store of
+ * one value by several lanes to one address is one store (one lane performs it, the CUDA
+ * programming guide says). */
+#define gs_begin_lead() (gs_local_id() < 32u)
 
 /* Group memory a kernel declares for gridsync/local.h. */
 #define GS_GROUP_SCRATCH(name) __shared__ gs_u32 name[GS_GROUP_SCRATCH_WORDS]
