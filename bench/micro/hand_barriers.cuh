@@ -256,4 +256,36 @@ template <int PIECE> struct begin_piece {
     __device__ gs_u32 sync() { return h.sync(); }
 };
 
+/* hand-flip with the group's first warp converged through the episode: lane 0's add (one
+ * predicated instruction, no branch), its result to every lane, and every lane polling
+ * the same word (one request a poll), so that no lane of the first warp takes a branch
+ * of its own. ACQ: acquire polls. */
+template <int ACQ> struct hand_flip_warp {
+    gs_word *counter;
+    __device__ explicit hand_flip_warp(gs_word *state) : counter(state) {}
+    __device__ gs_u32 sync()
+    {
+        __syncthreads();
+        gs_u32 why = 0u;
+        if (threadIdx.x < 32u) {
+            gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u, old = 0u;
+            if (threadIdx.x == 0u)
+                old = gs_fetch_add_release(counter, add);
+            old = __shfl_sync(0xffffffffu, old, 0);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
+                gs_u32 polls = 0;
+                while ((((ACQ ? gs_ld_acquire(counter) : gs_ld_relaxed(counter)) ^ old) &
+                        0x80000000u) == 0u &&
+                       ++polls < POLL_LIMIT) {
+                }
+                why = polls >= POLL_LIMIT;
+            }
+            if (!ACQ)
+                gs_fence_acquire();
+        }
+        __syncthreads();
+        return why;
+    }
+};
+
 #endif

@@ -18,6 +18,7 @@
  *   hand-flip         flip's algorithm written out: relaxed polls, one acquire fence, the
  *                     last arriver does not poll
  *   hand-flip-acq     hand-flip polling with acquire loads
+ *   hand-flip-warp(-acq)  hand-flip with the first warp converged through the episode
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
  *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
  *                     state's counter line
@@ -92,6 +93,8 @@ int main()
         {"hand-cg", HAND, (const void *)gsj_persistent<hand_cg>, 0},
         {"hand-flip", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0},
         {"hand-flip-acq", HAND, (const void *)gsj_persistent<hand_flip<1>>, 0},
+        {"hand-flip-warp", HAND, (const void *)gsj_persistent<hand_flip_warp<0>>, 0},
+        {"hand-flip-warp-acq", HAND, (const void *)gsj_persistent<hand_flip_warp<1>>, 0},
         /* where the counter lies: other lines of its own words, and the line of a flip
          * state's counter (GS_LINE_COUNTER) */
         {"hand-flip@1", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0, 1},
