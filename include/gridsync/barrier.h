@@ -181,13 +181,13 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
     gs_token t = gs_token_start(g, 1);
     gs_u32 why = GS_ABORT_NONE;
     gs_group_barrier();
-    if (gs_g_first(g)) {
+    if (gs_rep_warp()) {             /* flip's episode runs on the representative's warp */
         gs_grid_fields f = *gs_f(g); /* the choice and flip's fields: one round of loads */
-        if ((f.aux & GS_AUX_TREE) != 0u) {
+        if ((f.aux & GS_AUX_TREE) == 0u) {
+            why = gs_flip_episode_of(g, &t, &f);
+        } else if (gs_g_first(g)) {
             gs_tree_arrive_first(g, &t);
             why = gs_tree_wait_first(g, &t);
-        } else {
-            why = gs_flip_episode_of(g, &t, &f);
         }
     }
     return gs_episode_end(g, 1, gs_group_verdict(g, why));

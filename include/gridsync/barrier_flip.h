@@ -179,7 +179,7 @@ GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_field
     t->why = gs_bad_of(f->aux); /* gs_rep_launch_bad */
     if (t->why != GS_ABORT_NONE)
         return t->why;
-    t->before = gs_fetch_add_release(gs_field_word(f, GS_LINE_COUNTER, 0u), add);
+    t->before = gs_rep_warp_add_release(gs_field_word(f, GS_LINE_COUNTER, 0u), add);
     /* The rest is made while the add is in flight (before it, the poll's address put a
      * branch and six instructions ahead of the last arrival's add). */
     int lines = (f->aux & GS_AUX_LINES) != 0u;
@@ -196,10 +196,10 @@ GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_field
     }
     if (f->share != 0u) /* the first poll's delay (gs_flip_setup) */
         gs_pause(1u, f->share);
-    return gs_wait(g,
-                   lines ? gs_release_line_of(f, f->aux & GS_AUX_OWN_MASK)
-                         : gs_field_word(f, GS_LINE_COUNTER, 0u),
-                   t->target, GS_UNTIL_FLIP);
+    return gs_rep_warp_wait(g,
+                            lines ? gs_release_line_of(f, f->aux & GS_AUX_OWN_MASK)
+                                  : gs_field_word(f, GS_LINE_COUNTER, 0u),
+                            t->target, GS_UNTIL_FLIP);
 }
 /* The fields copied at once (one round of shared loads), then the episode from them;
  * auto reads its choice from the same copy (gridsync/barrier.h), where reading it first
@@ -212,7 +212,7 @@ GS_DEVICE gs_u32 gs_flip_episode_first(gs_grid *g, gs_token *t)
 GS_DEVICE gs_u32 gs_flip_episode(gs_grid *g, gs_token *t)
 {
     gs_group_barrier();
-    return gs_group_verdict(g, gs_g_first(g) ? gs_flip_episode_first(g, t) : GS_ABORT_NONE);
+    return gs_group_verdict(g, gs_rep_warp() ? gs_flip_episode_first(g, t) : GS_ABORT_NONE);
 }
 #else
 /* Elsewhere from the halves: PoCL 3.1 fails to build the kernel of one piece with one

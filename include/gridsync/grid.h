@@ -145,15 +145,15 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
  * H100 against 11 us without gridsync (8448 warps' loads of the same few words, queued at
  * one L2 line); with the representative alone, 12.2 against 10.4 in the same run. */
 #if GS_GRID_IN_SHARED
-#define GS_GRID_BEGIN(...)        \
-    gs_grid g_;                   \
-    g_.in_shared_memory_ = 0u;    \
-    if (gs_begin_lead()) {        \
-        gs_grid_fields f;         \
-        __VA_ARGS__               \
-        *gs_grid_slot() = f;      \
-    }                             \
-    gs_group_barrier();           \
+#define GS_GRID_BEGIN(...)     \
+    gs_grid g_;                \
+    g_.in_shared_memory_ = 0u; \
+    if (gs_begin_lead()) {     \
+        gs_grid_fields f;      \
+        __VA_ARGS__            \
+        *gs_grid_slot() = f;   \
+    }                          \
+    gs_group_barrier();        \
     return g_;
 #else
 #define GS_GRID_BEGIN(...) \
@@ -479,6 +479,25 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 {
     return gs_wait_masked(g, w, target, until, 0xffffffffu);
 }
+
+#if defined(GS_EPISODE_IN_ONE_PIECE) && GS_EPISODE_IN_ONE_PIECE
+/* gs_wait for the representative's whole warp (the shim's gs_rep_warp, flip's episode in
+ * one piece): every lane polls and looks alike, and lane 0 alone records a timeout, as
+ * the representative did (its group and work-item). */
+GS_COLD gs_u32 gs_wait_look_rep_warp(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+{
+    gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
+    if (why == GS_ABORT_TIMEOUT && gs_lane_id_pure() == 0u)
+        gs_raise_abort(g, GS_ABORT_TIMEOUT);
+    return why;
+}
+GS_DEVICE gs_u32 gs_rep_warp_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
+                                  gs_u32 until)
+{
+    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, 0xffffffffu), gs_f(g)->state,
+                    gs_wait_look_rep_warp(g, gs_spin_start, gs_spin_polls));
+}
+#endif
 
 /* Waits until every flag of `count` words, `stride` words apart from w, equals target
  * (lockfree's master and its arrival flags), 32 words at a time. A pass issues

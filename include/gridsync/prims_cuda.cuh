@@ -224,6 +224,7 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 #define gs_store_release(p, v) gs_st_release((p), (v))
 #define gs_fetch_add_relaxed(p, v) gs_atom_add_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_atom_add_release((p), (v))
+
 #define gs_fetch_add_acq_rel(p, v) gs_atom_add_acq_rel((p), (v))
 #define gs_add_release(p, v) gs_red_add_release((p), (v))
 /* A store or add made a release by the gs_fence_acq_rel before it (PTX: fence + relaxed
@@ -244,6 +245,27 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 #else
 #define gs_fence_acquire() gs_fence_acq_rel()
 #endif
+
+/* Flip's episode in one piece (gridsync/barrier_flip.h) runs on the representative's
+ * whole warp, every lane alike: lane 0 alone adds (one predicated instruction) and hands
+ * the counter's value before it to the others, and every lane polls the same word (one
+ * request a poll). In the user's Jacobi kernel on an H100, flip written out bare with one
+ * lane polling was 0.961 x grid.sync()'s time at 512^2 on 264 blocks, with the warp
+ * polling 0.937 (bench/micro/jacobi_order.cu, hand-flip-warp). The test reads threadIdx
+ * and blockDim, which the compiler may keep (no register: gridsync/grid.h, gs_g_first). */
+#define gs_rep_warp() (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) < 32u)
+GS_DEVICE gs_u32 gs_rep_warp_lanes(void)
+{
+    gs_u32 size = blockDim.x * blockDim.y * blockDim.z;
+    return size >= 32u ? 0xffffffffu : (1u << size) - 1u;
+}
+GS_DEVICE gs_u32 gs_rep_warp_add_release(gs_word *p, gs_u32 v)
+{
+    gs_u32 before = 0u;
+    if (gs_lane_id_pure() == 0u)
+        before = gs_fetch_add_release(p, v);
+    return __shfl_sync(gs_rep_warp_lanes(), before, 0);
+}
 
 /* System scope, between GPUs (gridsync/multi.h): a device's flag slots are written by
  * other GPUs across the link, and a load or store is morally strong with another GPU's
