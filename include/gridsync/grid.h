@@ -123,7 +123,8 @@ typedef gs_grid_fields gs_grid;
 #endif
 
 /* The grid a group's fields make: where they live in shared memory, the representative
- * writes them and every work-item waits for it (gs_grid_begin is called by all, once). */
+ * (on CUDA its whole warp: gs_begin_lead) writes them and every work-item waits for it
+ * (gs_grid_begin is called by all, once). */
 GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 {
 #if GS_GRID_IN_SHARED
@@ -140,10 +141,11 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 
 /* The body of a gs_grid_begin_<p>: the statements given make `f`, the group's fields
  * (gs_grid_open, then the protocol's setup), and the grid is published. Where the fields
- * live in shared memory only the representative makes them: when every work-item read
- * the header, an otherwise empty kernel of 1056 x 256 took 25 us from launch to end on an
- * H100 against 11 us without gridsync (8448 warps' loads of the same few words, queued at
- * one L2 line); with the representative alone, 12.2 against 10.4 in the same run. */
+ * live in shared memory only the representative (on CUDA its warp, gs_begin_lead) makes
+ * them: when every work-item read the header, an otherwise empty kernel of 1056 x 256 took
+ * 25 us from launch to end on an H100 against 11 us without gridsync (8448 warps' loads of
+ * the same few words, queued at one L2 line); with the representative alone, 12.2 against
+ * 10.4 in the same run (one warp's lanes reading the same word make one request). */
 #if GS_GRID_IN_SHARED
 #define GS_GRID_BEGIN(...)     \
     gs_grid g_;                \
