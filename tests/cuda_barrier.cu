@@ -147,6 +147,10 @@ static void test_programs(gs_algo a)
     gs_run_config stress = config(GS_WORKLOAD_MP, sms, 128, 200, 3, 16);
     stress.stress = 16;
     run_ok(a, stress, "mp memory stress");
+    /* groups smaller than a warp: flip's episode runs on the representative's warp, its
+     * shuffle over the lanes the group has (gridsync/prims_cuda.cuh, gs_rep_warp_lanes) */
+    run_ok(a, config(GS_WORKLOAD_MP, sms, 16, 100, 13, 8), "mp 16-thread groups");
+    run_ok(a, config(GS_WORKLOAD_TESTSYNC, sms, 1, 0), "testsync 1-thread groups");
     /* the whole device, barriers only; then once more on the same state (no reset) */
     unsigned full = bound_for(256);
     gs_barrier *b = nullptr;
