@@ -171,9 +171,9 @@ GS_DEVICE gs_u32 gs_flip_wait(gs_grid *g, const gs_token *t)
  * polls do nothing else (level). The poll's address made after the add measured level
  * and stays: six instructions fewer before the last arrival's add. It runs on the
  * representative's whole warp, every lane alike (gs_rep_warp: lane 0 adds, all poll; the
- * CUDA shim says why). Its arrival is gs_flip_arrive_rep's and its wait gs_flip_settle's; the halves make their
- * addresses after the add, where the split form's work overlaps it (a shared helper
- * taking the addresses made PoCL 3.1 fail to build the halves). */
+ * CUDA shim says why). Its arrival is gs_flip_arrive_rep's and its wait gs_flip_settle's;
+ * the halves make their addresses after the add, where the split form's work overlaps it
+ * (a shared helper taking the addresses made PoCL 3.1 fail to build the halves). */
 GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_fields *f)
 {
     gs_u32 add = gs_flip_share_of(f);
