@@ -59,12 +59,12 @@ extern "C" {
  * `args`, on `stream` (a cudaStream_t; NULL: the default stream), through barrier `b`,
  * and waits for it: for the whole stream (cudaStreamSynchronize), so work another thread
  * enqueues on `stream` meanwhile is waited for too (use gs_cuda_launch_async and
- * gs_barrier_collect to wait for the kernel alone). GS_ERR_INVALID_ARGUMENT when the grid's groups differ from the
- * barrier's or the block exceeds what the kernel allows; GS_ERR_TOO_MANY_GROUPS when the
- * groups cannot be co-resident; GS_ERR_NEEDS_RESET after an abort that was not reset;
- * GS_ERR_BUSY while another launch through `b` is in flight; after the launch whatever
- * the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE, ...); GS_ERR_NATIVE when
- * CUDA fails (gs_device_native_error says how). */
+ * gs_barrier_collect to wait for the kernel alone). GS_ERR_INVALID_ARGUMENT when the
+ * grid's groups differ from the barrier's or the block exceeds what the kernel allows;
+ * GS_ERR_TOO_MANY_GROUPS when the groups cannot be co-resident; GS_ERR_NEEDS_RESET after
+ * an abort that was not reset; GS_ERR_BUSY while another launch through `b` is in flight;
+ * after the launch whatever the barrier's state says (GS_ERR_TIMEOUT, GS_ERR_BAD_STATE,
+ * ...); GS_ERR_NATIVE when CUDA fails (gs_device_native_error says how). */
 GS_API gs_status gs_cuda_launch(gs_barrier *b, const void *kernel, gs_dim3 grid, gs_dim3 block,
                                 size_t shared_bytes, void **args, void *stream);
 
