@@ -52,8 +52,9 @@ gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out);
 /* Several ways (or sizes) measured together: each warmed up, then timed in rounds, each
  * round running every way still without a failure once, so that the device's drift over
  * the run weighs on all alike. out[i] is cfgs[i]'s, its status in out[i].status; the
- * return is the first failure's status (every config is checked before any runs:
- * GS_ERR_INVALID_ARGUMENT, GS_ERR_UNSUPPORTED), else GS_OK. */
+ * return is the first failure's status, else GS_OK. Every config is checked before any
+ * runs: one that cannot (GS_ERR_INVALID_ARGUMENT, GS_ERR_UNSUPPORTED) refuses the call,
+ * and that status is every out[i].status. */
 gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_result *out);
 
 #ifdef __cplusplus

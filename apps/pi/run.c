@@ -140,24 +140,38 @@ static void close_entry(const gsp_backend *be, gsp_entry *e)
     e->s.bar = NULL;
 }
 
-gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_result *out)
+/* Whether the configurations can run at all: a refusal is every way's. */
+static gs_status configs_ok(gs_device *dev, const gsp_config *cfgs, unsigned n)
 {
-    if (out == NULL || (n > 0 && cfgs == NULL))
-        return GS_ERR_INVALID_ARGUMENT;
-    for (unsigned i = 0; i < n; ++i)
-        memset(&out[i], 0, sizeof out[i]);
-    if (n == 0)
+    if (n == 0 || cfgs == NULL)
         return GS_ERR_INVALID_ARGUMENT;
     for (unsigned i = 0; i < n; ++i)
         if (!config_ok(&cfgs[i]))
             return GS_ERR_INVALID_ARGUMENT;
-    const gsp_backend *be = backend_of(dev);
     for (unsigned i = 0; i < n; ++i)
-        if (be == NULL || !gsp_way_supported(dev, cfgs[i].way))
+        if (backend_of(dev) == NULL || !gsp_way_supported(dev, cfgs[i].way))
             return GS_ERR_UNSUPPORTED;
+    return GS_OK;
+}
+
+gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_result *out)
+{
+    if (out == NULL)
+        return GS_ERR_INVALID_ARGUMENT;
+    gs_status refused = configs_ok(dev, cfgs, n);
+    for (unsigned i = 0; i < n; ++i) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].status = refused;
+    }
+    if (refused != GS_OK)
+        return refused;
+    const gsp_backend *be = backend_of(dev);
     gsp_entry *es = calloc(n, sizeof *es);
-    if (es == NULL)
+    if (es == NULL) {
+        for (unsigned i = 0; i < n; ++i)
+            out[i].status = GS_ERR_OUT_OF_MEMORY;
         return GS_ERR_OUT_OF_MEMORY;
+    }
     for (unsigned i = 0; i < n; ++i) {
         es[i].s = (gsp_session){dev, &cfgs[i], &out[i], NULL, NULL};
         es[i].status = open_entry(be, &es[i], &out[i].pi);
@@ -196,7 +210,5 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
 
 gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out)
 {
-    if (out != NULL && cfg == NULL)
-        memset(out, 0, sizeof *out);
-    return gsp_run_ways(dev, cfg, cfg ? 1u : 0u, out);
+    return gsp_run_ways(dev, cfg, 1u, out);
 }

@@ -120,15 +120,13 @@ int cmd_pi(const cli_options *o)
                                             .group_size = block,
                                             .timeout_ms = o->timeout_ms};
         /* every way in the same rounds (apps/pi/run.c says why) */
-        gs_status st = gsp_run_ways(dev, cfgs, ways, res);
+        gsp_run_ways(dev, cfgs, ways, res); /* each way's status is in its result */
         for (unsigned i = 0; i < ways; ++i) {
             pi_row *r = &rows[n++];
             r->steps = steps[k];
             r->way = cfgs[i].way;
             r->res = res[i];
-            /* a refused configuration fails every way alike */
-            r->status =
-                st == GS_ERR_INVALID_ARGUMENT || st == GS_ERR_UNSUPPORTED ? st : res[i].status;
+            r->status = res[i].status;
             r->check = bench_verdict(r->status);
             if (r->status != GS_OK)
                 cli_progress("pi %llu steps, %s: %s: %s", steps[k], gsp_way_name(r->way),
