@@ -259,7 +259,9 @@ template <int PIECE> struct begin_piece {
 /* hand-flip with the group's first warp converged through the episode: lane 0's add (one
  * predicated instruction, no branch), its result to every lane, and every lane polling
  * the same word (one request a poll), so that no lane of the first warp takes a branch
- * of its own. ACQ: acquire polls. */
+ * of its own. ACQ: acquire polls, and as in hand_flip<1> the last arriver then takes no
+ * acquire at all, a deliberate bug the check catches (an H100 run: FAIL at 512^2 on 132
+ * blocks, bench/results/h100/eleventh/jacobi_order_warp.csv). */
 template <int ACQ> struct hand_flip_warp {
     gs_word *counter;
     __device__ explicit hand_flip_warp(gs_word *state) : counter(state) {}

@@ -19,6 +19,7 @@
  *                     last arriver does not poll
  *   hand-flip-acq     hand-flip polling with acquire loads
  *   hand-flip-warp(-acq)  hand-flip with the first warp converged through the episode
+ *                     (-acq: acquire polls, the last arriver's acquire left out on purpose)
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
  *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
  *                     state's counter line
