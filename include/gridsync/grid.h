@@ -408,11 +408,13 @@ GS_DEVICE gs_u32 gs_look_at(GS_GLOBAL gs_word *state, gs_tick_t start, gs_polls_
 }
 
 /* A barrier's look, every 16th failed poll: a timeout raises the abort, naming the
- * group, its work-item and the episode. */
-GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+ * group, its work-item and the episode, where `records` (the one work-item of the
+ * group that records: every waiter but the lanes of flip's warp other than lane 0,
+ * gs_rep_warp_wait; a constant the compiler folds elsewhere). */
+GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_tick_t start, gs_polls_t polls, int records)
 {
     gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
-    if (why == GS_ABORT_TIMEOUT)
+    if (why == GS_ABORT_TIMEOUT && records)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);
     return why;
 }
@@ -424,7 +426,7 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
  * acquire load per poll on the cpu and OpenCL; on CUDA relaxed polls and one
  * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Every 16th
  * failed poll evaluates LOOK, which may use gs_spin_start and gs_spin_polls (the abort
- * word and the clock: gs_wait_look), and from the 16th on the poller backs off by the
+ * word and the clock: gs_wait_look_as), and from the 16th on the poller backs off by the
  * nanoseconds in the header's GS_HDR_BACKOFF (HEADER: the state's first word), so the fast
  * path costs nothing extra. The back-off grows by half at every LOOK, up to the header's
  * GS_HDR_BACKOFF_CAP (read at each LOOK: no register held; GS_DEFAULT_BACKOFF_CAP_NS
@@ -470,12 +472,18 @@ GS_COLD gs_u32 gs_wait_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
     ACQUIRE;                                                                                     \
     return GS_ABORT_NONE
 
-/* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header. */
+/* A barrier's wait: until w is ready for gs_ready, bounded by the barrier's header; a
+ * timeout recorded where `records` (gs_wait_look_as). */
+GS_DEVICE gs_u32 gs_wait_masked_as(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
+                                   gs_u32 until, gs_u32 mask, int records)
+{
+    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask), gs_f(g)->state,
+                    gs_wait_look_as(g, gs_spin_start, gs_spin_polls, records));
+}
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until,
                                 gs_u32 mask)
 {
-    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask), gs_f(g)->state,
-                    gs_wait_look(g, gs_spin_start, gs_spin_polls));
+    return gs_wait_masked_as(g, w, target, until, mask, 1);
 }
 GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until)
 {
@@ -486,18 +494,10 @@ GS_DEVICE gs_u32 gs_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, 
 /* gs_wait for the representative's whole warp (the shim's gs_rep_warp, flip's episode in
  * one piece): every lane polls and looks alike, and lane 0 alone records a timeout, as
  * the representative did (its group and work-item). */
-GS_COLD gs_u32 gs_wait_look_rep_warp(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
-{
-    gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
-    if (why == GS_ABORT_TIMEOUT && gs_lane_id_pure() == 0u)
-        gs_raise_abort(g, GS_ABORT_TIMEOUT);
-    return why;
-}
 GS_DEVICE gs_u32 gs_rep_warp_wait(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target,
                                   gs_u32 until)
 {
-    GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, 0xffffffffu), gs_f(g)->state,
-                    gs_wait_look_rep_warp(g, gs_spin_start, gs_spin_polls));
+    return gs_wait_masked_as(g, w, target, until, 0xffffffffu, gs_lane_id_pure() == 0u);
 }
 #endif
 
