@@ -387,22 +387,33 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
 /* The bound in a state's header (a barrier's or local synchronization's: the same words). */
 GS_DEVICE gs_tick_t gs_bound_of(GS_GLOBAL gs_word *state)
 {
-    return gs_ticks_of_bound((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_LO]) |
-                             ((gs_u64)gs_load_relaxed(&state[GS_HDR_TIMEOUT_HI]) << 32));
+    return gs_ticks_of_bound((gs_u64)gs_load_header(&state[GS_HDR_TIMEOUT_LO]) |
+                             ((gs_u64)gs_load_header(&state[GS_HDR_TIMEOUT_HI]) << 32));
 }
 GS_DEVICE gs_tick_t gs_wait_bound(const gs_grid *g) { return gs_bound_of(gs_f(g)->state); }
 
-/* Why a wait on `state` that has polled `polls` times since `start` must end: the abort
- * word, then the clock against the header's bound (GS_ABORT_TIMEOUT: the caller raises
- * the abort with what it knows); 0 to go on. */
-GS_DEVICE gs_u32 gs_look_at(GS_GLOBAL gs_word *state, gs_tick_t start, gs_polls_t polls)
+/* What a wait's look decides on: the abort word, read beside a poll (GS_BOUNDED_SPIN),
+ * and the clock against the wait's deadline. */
+typedef struct gs_spin_seen {
+    gs_tick_t deadline; /* the clock at the wait's first look plus the header's bound */
+    gs_tick_t now;      /* the clock at this look */
+    gs_u32 abort;       /* the abort word */
+} gs_spin_seen;
+/* Half the clock's range: a deadline is at most that far ahead, so that `now` is past it
+ * where now - deadline, wrapped, is at most this (a bound of more than half the range,
+ * 36 minutes on CUDA's 32-bit ticks, is cut to it). */
+#define GS_TICKS_HALF ((gs_tick_t)(~(gs_tick_t)0 >> 1))
+
+/* Why a wait that saw `seen` must end: the abort word, then the clock past the deadline
+ * (GS_ABORT_TIMEOUT: the caller raises the abort with what it knows); 0 to go on. */
+GS_DEVICE gs_u32 gs_look_at(gs_spin_seen seen)
 {
 #if defined(GS_NO_DEADLINE) && GS_NO_DEADLINE /* only to measure what the bound costs */
     return GS_ABORT_NONE;
 #endif
-    if (gs_load_relaxed(&state[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]) != 0u)
+    if (seen.abort != 0u)
         return GS_ABORT_PEER;
-    if ((gs_tick_t)(gs_ticks(polls) - start) >= gs_bound_of(state))
+    if ((gs_tick_t)(seen.now - seen.deadline) <= GS_TICKS_HALF)
         return GS_ABORT_TIMEOUT;
     return GS_ABORT_NONE;
 }
@@ -411,59 +422,79 @@ GS_DEVICE gs_u32 gs_look_at(GS_GLOBAL gs_word *state, gs_tick_t start, gs_polls_
  * group, its work-item and the episode, where `records` (the one work-item of the
  * group that records: every waiter but the lanes of flip's warp other than lane 0,
  * gs_rep_warp_wait; a constant the compiler folds elsewhere). */
-GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_tick_t start, gs_polls_t polls, int records)
+GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_spin_seen seen, int records)
 {
-    gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
+    gs_u32 why = gs_look_at(seen);
     if (why == GS_ABORT_TIMEOUT && records)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);
     return why;
 }
 
 /* The only spin in gridsync, written once for every wait that expands it (gs_wait_masked
- * below, gridsync/local.h): the statements of a function's body that return 0 once READY
- * (an expression polled again each time, with the shim's gs_poll_load) holds, else why
- * the caller must leave. Once READY holds it takes the acquire with gs_poll_acquire (an
- * acquire load per poll on the cpu and OpenCL; on CUDA relaxed polls and one
- * fence.acquire, since ld.acquire invalidates the SM's L1 at every poll). Every 16th
- * failed poll evaluates LOOK, which may use gs_spin_start and gs_spin_polls (the abort
- * word and the clock: gs_wait_look_as), and from the 16th on the poller backs off by the
- * nanoseconds in the header's GS_HDR_BACKOFF (HEADER: the state's first word), so the fast
- * path costs nothing extra. The back-off grows by half at every LOOK, up to the header's
- * GS_HDR_BACKOFF_CAP (read at each LOOK: no register held; GS_DEFAULT_BACKOFF_CAP_NS
- * unless the barrier's options say otherwise): a wait long enough to
- * grow it is one where pollers share their SMs with groups still computing, and a poll
- * every ~0.7 us takes their issue slots: the Pi program's barrier way on an H100, 10^10
- * steps, took 11.47 ms with a fixed 32 ns against the host way's 11.24, 11.31 with a
- * fixed 1000 ns, 11.27 with 20000. The time a release may wait for a sleeper grows with
- * the wait: ~0.8 us at 100 us of waiting, the cap after about half a millisecond. A
- * group that waits long and alone (the others arrived and left, docs/using.md) sees the
- * release up to a cap late: the Pi program's barrier way with group 0 its one waiter, on
- * an H200, woke 6.1 us after the last arrival at 10^9 steps and 21.5 at 10^10 with the
- * default cap, 1.5 and 2.8 with 2048 ns (bench/results/h200/pi_finish_stamps.csv); a
- * small cap costs the groups still computing on the poller's SM its polls' issue slots,
- * and apps/pi makes its waiter the last group instead, which waits ~10 us.
- * GS_BOUNDED_SPIN_THEN takes the acquire as ACQUIRE instead: a wait of several words may
- * take one acquire after the last (gridsync/multi.h, at system scope). */
+ * below, gridsync/local.h, gridsync/multi.h): the statements of a function's body that
+ * return 0 once READY (an expression polled again each time, with the shim's
+ * gs_poll_load) holds, else why the caller must leave. Once READY holds it takes the
+ * acquire with gs_poll_acquire (an acquire load per poll on the cpu and OpenCL; on CUDA
+ * relaxed polls and one fence.acquire, since ld.acquire invalidates the SM's L1 at every
+ * poll).
+ *
+ * Every 16th failed poll evaluates LOOK, which may use gs_spin (gs_spin_seen: the abort
+ * word, the clock and the wait's deadline; gs_wait_look_as). The abort word is loaded
+ * beside one more poll, the header's words through the read-only cache (gs_load_header)
+ * and the bound once, into the deadline: a look waits for no L2 round trip of its own.
+ * Where the look read the abort word after a failed poll and then the bound, two round
+ * trips one after the other, a group in its look when the release came saw it up to two
+ * round trips late, and with a hundred groups or more one of them nearly always was: in
+ * the user's Jacobi kernel at 8192^2 on 132 blocks, flip written bare with such a look
+ * was 0.14% slower than without (bench/micro/jacobi_order.cu, "+book";
+ * bench/results/h200/eleventh/jacobi_order_ladder.csv), where an iteration is 0.9 ms.
+ *
+ * From the 16th poll on the poller backs off by the nanoseconds in the header's
+ * GS_HDR_BACKOFF (HEADER: the state's first word), so the fast path costs nothing extra.
+ * The back-off grows by half at every look, up to the header's GS_HDR_BACKOFF_CAP
+ * (GS_DEFAULT_BACKOFF_CAP_NS unless the barrier's options say otherwise): a wait long
+ * enough to grow it is one where pollers share their SMs with groups still computing,
+ * and a poll every ~0.7 us takes their issue slots: the Pi program's barrier way on an
+ * H100, 10^10 steps, took 11.47 ms with a fixed 32 ns against the host way's 11.24,
+ * 11.31 with a fixed 1000 ns, 11.27 with 20000. The time a release may wait for a
+ * sleeper grows with the wait: ~0.8 us at 100 us of waiting, the cap after about half a
+ * millisecond. A group that waits long and alone (the others arrived and left,
+ * docs/using.md) sees the release up to a cap late: the Pi program's barrier way with
+ * group 0 its one waiter, on an H200, woke 6.1 us after the last arrival at 10^9 steps and
+ * 21.5 at 10^10 with the default cap, 1.5 and 2.8 with 2048 ns
+ * (bench/results/h200/pi_finish_stamps.csv); a small cap costs the groups still
+ * computing on the poller's SM its polls' issue slots, and apps/pi makes its waiter the
+ * last group instead, which waits ~10 us. GS_BOUNDED_SPIN_THEN takes the acquire as
+ * ACQUIRE instead: a wait of several words may take one acquire after the last
+ * (gridsync/multi.h, at system scope). */
 #define GS_BOUNDED_SPIN(READY, HEADER, LOOK) \
     GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, gs_poll_acquire())
 #define GS_BOUNDED_SPIN_THEN(READY, HEADER, LOOK, ACQUIRE)                                       \
     gs_polls_t gs_spin_polls = 0u;                                                               \
-    gs_tick_t gs_spin_start = 0u;                                                                \
+    gs_spin_seen gs_spin = {0u, 0u, 0u};                                                         \
     gs_u32 gs_spin_backoff = 0u;                                                                 \
     while (!(READY)) {                                                                           \
         ++gs_spin_polls;                                                                         \
         gs_pause(gs_spin_polls, gs_spin_backoff);                                                \
         if ((gs_spin_polls & 15u) != 0u)                                                         \
             continue;                                                                            \
+        gs_spin.abort = gs_load_relaxed(&(HEADER)[GS_WORD(GS_LINE_ABORT, GS_ABORT_REASON)]);     \
+        if (READY) /* polled again beside the abort word's load */                               \
+            break;                                                                               \
         if (gs_spin_polls == 16u) {                                                              \
-            gs_spin_start = gs_ticks(gs_spin_polls);                                             \
-            gs_spin_backoff = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF]);                        \
+            gs_spin_backoff = gs_load_header(&(HEADER)[GS_HDR_BACKOFF]);                         \
         } else {                                                                                 \
-            gs_u32 gs_spin_cap = gs_load_relaxed(&(HEADER)[GS_HDR_BACKOFF_CAP]);                 \
+            gs_u32 gs_spin_cap = gs_load_header(&(HEADER)[GS_HDR_BACKOFF_CAP]);                  \
             if (gs_spin_backoff < gs_spin_cap) {                                                 \
                 gs_spin_backoff += gs_spin_backoff >> 1;                                         \
                 gs_spin_backoff = gs_spin_backoff < gs_spin_cap ? gs_spin_backoff : gs_spin_cap; \
             }                                                                                    \
+        }                                                                                        \
+        gs_spin.now = gs_ticks(gs_spin_polls);                                                   \
+        if (gs_spin_polls == 16u) {                                                              \
+            gs_tick_t gs_spin_bound = gs_bound_of(HEADER);                                       \
+            gs_spin.deadline =                                                                   \
+                gs_spin.now + (gs_spin_bound < GS_TICKS_HALF ? gs_spin_bound : GS_TICKS_HALF);   \
         }                                                                                        \
         gs_u32 gs_spin_why = (LOOK);                                                             \
         if (gs_spin_why != GS_ABORT_NONE)                                                        \
@@ -478,7 +509,7 @@ GS_DEVICE gs_u32 gs_wait_masked_as(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u3
                                    gs_u32 until, gs_u32 mask, int records)
 {
     GS_BOUNDED_SPIN(gs_ready(gs_poll_word(w, until), target, until, mask), gs_f(g)->state,
-                    gs_wait_look_as(g, gs_spin_start, gs_spin_polls, records));
+                    gs_wait_look_as(g, gs_spin, records));
 }
 GS_DEVICE gs_u32 gs_wait_masked(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target, gs_u32 until,
                                 gs_u32 mask)

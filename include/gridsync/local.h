@@ -270,11 +270,10 @@ GS_DEVICE int gs_local_reached(const gs_local *L, gs_u32 w0, gs_u32 *t0, gs_u32 
 
 /* A wait's look, every 16th failed poll: a timeout names the first word still awaited
  * and the value it waited for. */
-GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_tick_t start, gs_polls_t polls, gs_u32 w0,
-                             gs_u32 t0, gs_u32 w1, gs_u32 t1, gs_u32 w2, gs_u32 t2, gs_u32 w3,
-                             gs_u32 t3)
+GS_COLD gs_u32 gs_local_look(const gs_local *L, gs_spin_seen seen, gs_u32 w0, gs_u32 t0, gs_u32 w1,
+                             gs_u32 t1, gs_u32 w2, gs_u32 t2, gs_u32 w3, gs_u32 t3)
 {
-    gs_u32 why = gs_look_at(L->state, start, polls);
+    gs_u32 why = gs_look_at(seen);
     if (why == GS_ABORT_TIMEOUT) {
         gs_u32 word = t0 != 0u ? w0 : t1 != 0u ? w1 : t2 != 0u ? w2 : w3;
         gs_u32 target = t0 != 0u ? t0 : t1 != 0u ? t1 : t2 != 0u ? t2 : t3;
@@ -290,7 +289,7 @@ GS_DEVICE gs_u32 gs_local_poll(const gs_local *L, gs_u32 w0, gs_u32 t0, gs_u32 w
                                gs_u32 w2, gs_u32 t2, gs_u32 w3, gs_u32 t3)
 {
     GS_BOUNDED_SPIN(gs_local_reached(L, w0, &t0, w1, &t1, w2, &t2, w3, &t3), L->state,
-                    gs_local_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2, w3, t3));
+                    gs_local_look(L, gs_spin, w0, t0, w1, t1, w2, t2, w3, t3));
 }
 
 /* Waits until progress word w0 holds at least v0, w1 at least v1, ... (a value 0: that
@@ -432,11 +431,11 @@ GS_DEVICE int gs_local_took(GS_GLOBAL gs_word64 *w0, gs_u32 *t0, gs_u32 *v0,
 
 /* A get's look, every 16th failed poll: a timeout names the first word still awaited,
  * the seq awaited and the one it holds. */
-GS_COLD gs_u32 gs_local_get_look(const gs_local *L, gs_tick_t start, gs_polls_t polls,
-                                 GS_GLOBAL gs_word64 *w0, gs_u32 t0, GS_GLOBAL gs_word64 *w1,
-                                 gs_u32 t1, GS_GLOBAL gs_word64 *w2, gs_u32 t2)
+GS_COLD gs_u32 gs_local_get_look(const gs_local *L, gs_spin_seen seen, GS_GLOBAL gs_word64 *w0,
+                                 gs_u32 t0, GS_GLOBAL gs_word64 *w1, gs_u32 t1,
+                                 GS_GLOBAL gs_word64 *w2, gs_u32 t2)
 {
-    gs_u32 why = gs_look_at(L->state, start, polls);
+    gs_u32 why = gs_look_at(seen);
     if (why == GS_ABORT_TIMEOUT) {
         GS_GLOBAL gs_word64 *w = t0 != 0u ? w0 : t1 != 0u ? w1 : w2;
         gs_u32 t = t0 != 0u ? t0 : t1 != 0u ? t1 : t2;
@@ -458,8 +457,7 @@ GS_DEVICE gs_u32 gs_local_get3(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u3
         return GS_ABORT_BAD_STATE;
     gs_u32 t0 = gs_local_tag(L, s0), t1 = gs_local_tag(L, s1), t2 = gs_local_tag(L, s2);
     GS_BOUNDED_SPIN_THEN(gs_local_took(w0, &t0, v0, w1, &t1, v1, w2, &t2, v2), L->state,
-                         gs_local_get_look(L, gs_spin_start, gs_spin_polls, w0, t0, w1, t1, w2, t2),
-                         (void)0);
+                         gs_local_get_look(L, gs_spin, w0, t0, w1, t1, w2, t2), (void)0);
 }
 GS_DEVICE gs_u32 gs_local_get2(const gs_local *L, GS_GLOBAL gs_word64 *w0, gs_u32 s0, gs_u32 *v0,
                                GS_GLOBAL gs_word64 *w1, gs_u32 s1, gs_u32 *v1)

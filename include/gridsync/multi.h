@@ -78,13 +78,13 @@ GS_COLD_ABORT void gs_multi_tell(const gs_grid *g)
  * device's abort then names the group that saw it); this device's abort word (the
  * other devices are told, in case a wait of this device's own raised it); the clock
  * (raise the abort and tell the others). */
-GS_COLD gs_u32 gs_multi_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls)
+GS_COLD gs_u32 gs_multi_look(const gs_grid *g, gs_spin_seen seen)
 {
     if (gs_load_relaxed_sys(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_MULTI_FROM)) != 0u) {
         gs_raise_abort(g, GS_ABORT_PEER);
         return GS_ABORT_PEER;
     }
-    gs_u32 why = gs_look_at(gs_f(g)->state, start, polls);
+    gs_u32 why = gs_look_at(seen);
     if (why == GS_ABORT_TIMEOUT)
         gs_raise_abort(g, GS_ABORT_TIMEOUT);
     if (why != GS_ABORT_NONE)
@@ -96,7 +96,7 @@ GS_COLD gs_u32 gs_multi_look(const gs_grid *g, gs_tick_t start, gs_polls_t polls
 GS_DEVICE gs_u32 gs_multi_await_release(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target)
 {
     GS_BOUNDED_SPIN(gs_ready(gs_poll_load(w), target, GS_UNTIL_REACHED, 0u), gs_f(g)->state,
-                    gs_multi_look(g, gs_spin_start, gs_spin_polls));
+                    gs_multi_look(g, gs_spin));
 }
 
 /* The representative's wait for one device's slot (system scope; the caller takes the
@@ -104,7 +104,7 @@ GS_DEVICE gs_u32 gs_multi_await_release(const gs_grid *g, GS_GLOBAL gs_word *w, 
 GS_DEVICE gs_u32 gs_multi_await_slot(const gs_grid *g, GS_GLOBAL gs_word *w, gs_u32 target)
 {
     GS_BOUNDED_SPIN_THEN(gs_ready(gs_poll_load_sys(w), target, GS_UNTIL_REACHED, 0u),
-                         gs_f(g)->state, gs_multi_look(g, gs_spin_start, gs_spin_polls), (void)0);
+                         gs_f(g)->state, gs_multi_look(g, gs_spin), (void)0);
 }
 
 /* Until every device's slot of this device's flag line holds `target` (GS_EARLY fewer:
