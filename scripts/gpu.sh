@@ -268,6 +268,14 @@ jacobi_order() {
 export -f jacobi_order
 [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage jacobi_order 240 jacobi_order
 
+# An A/B of the device headers in those kernels: where build-ab/old/include holds an older
+# include/ (carried to the GPU machine: `git archive REV include | tar -x -C build-ab/old`),
+# jacobi_order built against it and against this tree, run alternately
+# (bench/micro/ab_headers.sh; AB_PAIRS pairs, default 3).
+ab_headers() { NVCC="$NVCC" bash "$ROOT/bench/micro/ab_headers.sh" "$ROOT/build-ab/old/include" "$BUILD" "$RES/ab_headers.csv" "${AB_PAIRS:-3}"; }
+export -f ab_headers
+[ -d "$ROOT/build-ab/old/include" ] && [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage ab_headers 500 ab_headers
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then

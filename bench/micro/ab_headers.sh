@@ -1,0 +1,38 @@
+#!/bin/bash
+# bench/micro/ab_headers.sh OLD_INCLUDE BUILD OUT_CSV [PAIRS]: an A/B of gridsync's device
+# headers in the user's Jacobi kernels. bench/micro/jacobi_order.cu is built twice, against
+# OLD_INCLUDE (e.g. `git archive REV include | tar -x -C build-ab/old`) and against this
+# tree's include/, both linked with BUILD's libraries, and the two binaries run one after
+# the other PAIRS times (default 3), the first alternating, so that both see the same
+# machine. Each run's rows go to OUT_CSV with a first column "headers" (old / new); the
+# JO_* variables choose sizes, grids, rounds and variants (jacobi_order.cu). A ratio to
+# cg is comparable between the two builds: cg's kernel does not include the headers'
+# barrier code.
+set -euo pipefail
+OLD=$1 BUILD=$2 CSV=$3 PAIRS=${4:-3}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NVCC=${NVCC:-nvcc}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+for side in old new; do
+    inc=$ROOT/include
+    [ "$side" = old ] && inc=$OLD
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 --fmad=false -I"$inc" -I"$ROOT/apps/jacobi" \
+        "$ROOT/bench/micro/jacobi_order.cu" "$ROOT/apps/jacobi/reference.c" "$ROOT/apps/jacobi/tiles.c" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/jo_$side"
+done
+: >"$CSV"
+for ((p = 0; p < PAIRS; ++p)); do
+    order="old new"
+    ((p % 2)) && order="new old"
+    for side in $order; do
+        "$WORK/jo_$side" >"$WORK/run.csv"
+        [ -s "$CSV" ] || sed -n '1s/^/headers,/p' "$WORK/run.csv" >>"$CSV"
+        sed -n "2,\$s/^/$side,/p" "$WORK/run.csv" >>"$CSV"
+    done
+done
+# the median ratio to cg of each variant, size and grid, per side
+awk -F, 'NR > 1 { k = $2 "," $4 "," $5 "," $1; v[k] = v[k] " " $9 }
+    END { for (k in v) print k v[k] }' "$CSV" | sort -t, -k1,1n -k2,2n -k3,3 -k4,4 |
+    awk '{ n = split($0, a, " "); delete x; for (i = 2; i <= n; ++i) x[i - 1] = a[i]
+           m = asort(x); printf "%-40s median x_cg %.4f over %d runs\n", a[1], (m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2), m }'
