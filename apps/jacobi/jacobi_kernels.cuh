@@ -26,7 +26,9 @@
  * (2048 threads) a kernel may hold 32 registers per thread, and the benchmark's
  * largest grid is 8 blocks per SM. */
 #define GSJ_CUDA_BLOCK 256
+#ifndef GSJ_CUDA_BLOCKS_PER_SM /* -D: another bound, for bench/micro's experiments */
 #define GSJ_CUDA_BLOCKS_PER_SM 8
+#endif
 
 /* A barrier policy: made once per thread before the first iteration; sync() between
  * two iterations (the sync form), or arrive() and wait(token) around the work that no

@@ -31,8 +31,7 @@ for ((p = 0; p < PAIRS; ++p)); do
         sed -n "2,\$s/^/$side,/p" "$WORK/run.csv" >>"$CSV"
     done
 done
-# the median ratio to cg of each variant, size and grid, per side
-awk -F, 'NR > 1 { k = $2 "," $4 "," $5 "," $1; v[k] = v[k] " " $9 }
-    END { for (k in v) print k v[k] }' "$CSV" | sort -t, -k1,1n -k2,2n -k3,3 -k4,4 |
-    awk '{ n = split($0, a, " "); delete x; for (i = 2; i <= n; ++i) x[i - 1] = a[i]
-           m = asort(x); printf "%-40s median x_cg %.4f over %d runs\n", a[1], (m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2), m }'
+# every run's ratio to cg, per size, grid, variant and side (mawk has no sort to take a
+# median with: the runs are printed in order, the reader takes it)
+awk -F, 'NR > 1 { k = sprintf("%5s %5s %-16s %s", $2, $4, $5, $1); v[k] = v[k] " " $9 }
+    END { for (k in v) print k ":" v[k] }' "$CSV" | sort -k1,1n -k2,2n -k3,3 -k4,4

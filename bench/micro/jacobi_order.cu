@@ -31,6 +31,13 @@
  *                     (hand_barriers.cuh, begin_piece); begin-nc-last-warp, -no-bar, -warp:
  *                     the header's reads by another thread, without the group barrier, by
  *                     a whole warp
+ *   st-cg, st-flip, st-hand-flip  cg, flip and hand-flip with each block's thread 0
+ *                     stamping the global timer as it enters the barrier and as it leaves
+ *                     it (stamped, below): per iteration, the last entry, how long after
+ *                     it the last and the average block left, and the period from one
+ *                     last entry to the next, printed as "stamps" lines after the table
+ *                     (medians over iterations and runs): whether a variant's time goes
+ *                     to the barrier or to the sweeps between
  * Every run's grid is compared bit for bit with cg's first. Device time between CUDA
  * events. JO_SIZES=n:iters,... (default 4096:1000,8192:200), JO_ROUNDS (default 7),
  * JO_GROUPS, JO_ONLY, JO_CARVEOUT (below). Also gridsync's ingredients one at a time on hand-flip
@@ -56,6 +63,35 @@
 
 #include "hand_barriers.cuh"
 
+/* stamped's buffer: [group][iteration][enter, leave] in global-timer ns */
+__device__ unsigned long long *g_stamps;
+__device__ unsigned g_stamp_iters;
+
+/* Barrier B with thread 0 stamping the global timer around each of its syncs. The
+ * stamps cost every variant the same two stores a barrier. */
+template <class B> struct stamped {
+    B inner;
+    unsigned k;
+    __device__ explicit stamped(gs_word *state) : inner(state), k(0u) {}
+    static __device__ unsigned long long now()
+    {
+        unsigned long long t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        return t;
+    }
+    __device__ gs_u32 sync()
+    {
+        unsigned long long *at = g_stamps + 2ull * ((size_t)blockIdx.x * g_stamp_iters + k);
+        if (threadIdx.x == 0)
+            at[0] = now();
+        gs_u32 why = inner.sync();
+        if (threadIdx.x == 0)
+            at[1] = now();
+        ++k;
+        return why;
+    }
+};
+
 enum how { CG, LIBRARY, RAW, HAND, HAND_IN_STATE, ON_STATE };
 struct variant {
     const char *name;
@@ -74,6 +110,38 @@ static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+/* One run's stamps (stamped): the medians over its barriers (the first two left out) of
+ * the period from one barrier's last entry to the next one's, how long after the last
+ * entry the last block and the average block left, and the entries' spread. */
+struct stamp_stats {
+    double period, last_leave, mean_leave, spread;
+};
+static stamp_stats stamp_medians(const std::vector<unsigned long long> &t, unsigned groups,
+                                 unsigned iters)
+{
+    std::vector<double> period, last, mean, spread;
+    double prev = 0;
+    for (unsigned k = 0; k + 1u < iters; ++k) {
+        unsigned long long in_max = 0, in_min = ~0ull, out_max = 0;
+        double out_sum = 0;
+        for (unsigned g = 0; g < groups; ++g) {
+            const unsigned long long *at = &t[2ull * ((size_t)g * iters + k)];
+            in_max = std::max(in_max, at[0]);
+            in_min = std::min(in_min, at[0]);
+            out_max = std::max(out_max, at[1]);
+            out_sum += (double)at[1];
+        }
+        if (k >= 2) {
+            period.push_back((double)in_max - prev);
+            last.push_back((double)(out_max - in_max));
+            mean.push_back(out_sum / groups - (double)in_max);
+            spread.push_back((double)(in_max - in_min));
+        }
+        prev = (double)in_max;
+    }
+    return {median(period), median(last), median(mean), median(spread)};
 }
 
 int main()
@@ -131,6 +199,9 @@ int main()
         {"parts-all-bare", RAW, (const void *)gsj_persistent<flip_parts<1, 1, 1>>,
          GS_OPTION_DEFAULT},
         {"cg-slot", CG, (const void *)gsj_persistent<cg_slot>, 0},
+        {"st-cg", CG, (const void *)gsj_persistent<stamped<gsj_cg>>, 0},
+        {"st-flip", LIBRARY, (const void *)gsj_persistent<stamped<gsj_flip>>, GS_OPTION_DEFAULT},
+        {"st-hand-flip", HAND, (const void *)gsj_persistent<stamped<hand_flip<0>>>, 0},
     };
     const unsigned all = sizeof vs / sizeof *vs;
     /* JO_ONLY=name,name,...: only these (cg, the reference, always first) */
@@ -212,6 +283,14 @@ int main()
             for (unsigned v = 0; v < nv; ++v)
                 counters[v] =
                     (gs_word *)states[v] + (chosen[v].launch >= HAND ? 32u * chosen[v].line : 0u);
+            unsigned long long *stamps = nullptr;
+            std::vector<unsigned long long> host_stamps((size_t)2 * groups * iters);
+            if (cudaMalloc(&stamps, host_stamps.size() * sizeof(unsigned long long)) !=
+                    cudaSuccess ||
+                cudaMemcpyToSymbol(g_stamps, &stamps, sizeof stamps) != cudaSuccess ||
+                cudaMemcpyToSymbol(g_stamp_iters, &iters, sizeof iters) != cudaSuccess)
+                return 1;
+            std::vector<std::vector<stamp_stats>> st(nv);
             std::vector<std::vector<double>> ms(nv);
             std::vector<int> bad(nv, 0);
             int have_want = 0;
@@ -248,6 +327,12 @@ int main()
                     }
                     if (r > 0)
                         ms[v].push_back(ns / 1e6);
+                    if (r > 0 && strncmp(chosen[v].name, "st-", 3) == 0) {
+                        cudaMemcpy(host_stamps.data(), stamps,
+                                   host_stamps.size() * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost);
+                        st[v].push_back(stamp_medians(host_stamps, groups, iters));
+                    }
                 }
             double cg_ms = median(ms[0]);
             for (unsigned v = 0; v < nv; ++v) {
@@ -262,6 +347,22 @@ int main()
                 else if (states[v])
                     cudaFree(states[v]);
             }
+            for (unsigned v = 0; v < nv; ++v) {
+                if (st[v].empty())
+                    continue;
+                std::vector<double> p, l, m, sp;
+                for (const stamp_stats &x : st[v]) {
+                    p.push_back(x.period);
+                    l.push_back(x.last_leave);
+                    m.push_back(x.mean_leave);
+                    sp.push_back(x.spread);
+                }
+                printf("stamps,%u,%u,%u,%s,period_ns %.0f,last_leave_ns %.0f,mean_leave_ns "
+                       "%.0f,entry_spread_ns %.0f\n",
+                       n, iters, groups, chosen[v].name, median(p), median(l), median(m),
+                       median(sp));
+            }
+            cudaFree(stamps);
             fflush(stdout);
         }
         cudaFree(a);
