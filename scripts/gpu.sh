@@ -288,7 +288,13 @@ else
     [ -x "${CUDA_LOCAL:-}" ] && stage cuda_local 90 "$CUDA_LOCAL"
     # a barrier across devices: two ranks on GPU 0 (GS_TEST_MULTI_DEVICES names others)
     [ -x "${CUDA_MULTI:-}" ] && stage cuda_multi 120 "$CUDA_MULTI"
-    # the NCCL path, one rank on GPU 0 (multicast off, as everywhere)
+    # and across the GPUs, where the machine has several: one rank each, over peer access
+    GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    if [ "${GPUS:-0}" -ge 2 ] && [ -x "${CUDA_MULTI:-}" ]; then
+        stage cuda_multi_gpus 120 env GS_TEST_MULTI_DEVICES="$(seq -s, 0 $((GPUS - 1)))" "$CUDA_MULTI"
+    fi
+    # the NCCL path: one rank on GPU 0, then one rank a GPU (up to 8, one thread each) where
+    # there are 2 or more (multicast off, as everywhere)
     [ -x "${CUDA_MULTI_NCCL:-}" ] && stage cuda_multi_nccl 120 env NCCL_NVLS_ENABLE=0 "$CUDA_MULTI_NCCL"
     # examples/cuda_ring.cu: the README's first CUDA program, asynchronous launch and collect
     [ -x "$BUILD/examples/example_cuda" ] && stage example_cuda 60 "$BUILD/examples/example_cuda"

@@ -242,14 +242,21 @@ gs_status gs_multi_reset(gs_multi *m)
         return GS_ERR_INVALID_ARGUMENT;
     if (!take_all(m))
         return GS_ERR_BUSY;
-    gs_status s = GS_OK;
+    /* Where every rank resets its own state (NCCL), the ranks meet before any clears: a
+     * rank whose kernel ended early may collect GS_OK and reset while another's kernel
+     * still waits, and that kernel's timeout then tells this rank's state to leave
+     * (gs_multi_tell), a word written after the clear that would end the next launch at
+     * its first look. Once every rank has collected, every kernel has ended and its
+     * words have landed. They meet again after, so that none launches on a state another
+     * rank has yet to clear. */
+    gs_status s = m->meet ? m->meet(m) : GS_OK;
     for (unsigned k = 0; k < m->ranks && s == GS_OK; ++k)
         if (m->rank[k].dev) {
             s = clear_state(m, k, NULL);
             memset(&m->rank[k].abort, 0, sizeof m->rank[k].abort);
         }
-    if (s == GS_OK && m->after_reset)
-        s = m->after_reset(m);
+    if (s == GS_OK && m->meet)
+        s = m->meet(m);
     if (s == GS_OK)
         m->aborted = 0;
     give_all(m);

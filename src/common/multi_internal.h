@@ -29,10 +29,11 @@ struct gs_multi {
     int aborted;  /* a collected launch did not complete: launches need a reset */
     gs_multi_rank rank[GS_MULTI_MAX_DEVICES];
     /* Where the states are not the back end's buffers (NCCL's symmetric memory): frees
-     * them and whatever was made with them; and what a reset must do afterwards (make
-     * it collective). NULL for a barrier of gs_multi_create. */
+     * them and whatever was made with them; and how a reset's ranks meet, before and
+     * after they clear their states (makes it collective). NULL for a barrier of
+     * gs_multi_create. */
     void (*release)(gs_multi *m);
-    gs_status (*after_reset)(gs_multi *m);
+    gs_status (*meet)(gs_multi *m);
     void *ext;
 };
 

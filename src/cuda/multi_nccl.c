@@ -50,7 +50,7 @@ static gs_device *local_device(const gs_multi *m)
     return NULL;
 }
 
-static gs_status after_reset(gs_multi *m) { return all_here(local_device(m), m->ext); }
+static gs_status meet(gs_multi *m) { return all_here(local_device(m), m->ext); }
 
 static void release(gs_multi *m)
 {
@@ -157,7 +157,7 @@ gs_status gs_multi_create_nccl(gs_device *dev, void *nccl_comm, unsigned groups_
     p->comm = comm;
     m->ext = p;
     m->release = release;
-    m->after_reset = after_reset;
+    m->meet = meet;
     m->rank[rank].dev = dev;
     m->rank[rank].state = &p->mem;
     void *peers[GS_MULTI_MAX_DEVICES];

@@ -28,12 +28,13 @@ set_tests_properties(cuda_local PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_
 # ranks on one GPU).
 add_test(NAME cuda_multi COMMAND cuda_multi)
 set_tests_properties(cuda_multi PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_RETURN_CODE 77)
-# Over an NCCL communicator of one rank (the one-GPU case of gridsync_nccl).
+# Over an NCCL communicator: one rank, then (where the machine has two GPUs or more) one
+# rank per GPU, a thread each (GS_TEST_NCCL_RANKS: how many).
 if(TARGET gridsync_nccl)
   add_executable(cuda_multi_nccl ${PROJECT_SOURCE_DIR}/tests/cuda_multi_nccl.cu)
   target_include_directories(cuda_multi_nccl PRIVATE ${PROJECT_SOURCE_DIR}/include
                                                      ${PROJECT_SOURCE_DIR}/tests ${GRIDSYNC_NCCL_INCLUDE})
-  target_link_libraries(cuda_multi_nccl PRIVATE gridsync_nccl gridsync CUDA::cudart)
+  target_link_libraries(cuda_multi_nccl PRIVATE gridsync_nccl gridsync CUDA::cudart Threads::Threads)
   set_target_properties(cuda_multi_nccl PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
   add_test(NAME cuda_multi_nccl COMMAND cuda_multi_nccl)
   set_tests_properties(cuda_multi_nccl PROPERTIES LABELS "cuda;fault" TIMEOUT 300 SKIP_RETURN_CODE 77
