@@ -7,17 +7,19 @@
 
 static int g_pass, g_fail;
 
-#define CHECK(cond, ...)                                           \
-    do {                                                           \
-        if (cond) {                                                \
-            ++g_pass;                                              \
-        } else {                                                   \
-            ++g_fail;                                              \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            printf(__VA_ARGS__);                                   \
-            printf("\n");                                          \
-            fflush(stdout);                                        \
-        }                                                          \
+#define CHECK(cond, ...) CHECK_THAT((cond), #cond, __VA_ARGS__)
+/* CHECK of a truth already evaluated, `text` the condition it came from. */
+#define CHECK_THAT(ok, text, ...)                                 \
+    do {                                                          \
+        if (ok) {                                                 \
+            ++g_pass;                                             \
+        } else {                                                  \
+            ++g_fail;                                             \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, text); \
+            printf(__VA_ARGS__);                                  \
+            printf("\n");                                         \
+            fflush(stdout);                                       \
+        }                                                         \
     } while (0)
 
 #endif

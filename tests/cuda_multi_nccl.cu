@@ -180,12 +180,15 @@ static int one_rank()
  * rank whose thread never comes would otherwise hold the others in a collective call. */
 #define SEVERAL_DEADLINE_S 80
 
-/* CHECK's counters are plain ints: the ranks' threads check under one lock. */
+/* CHECK's counters are plain ints: the ranks' threads count under one lock, taken after
+ * the condition is evaluated (a condition that is a collective call, held under the lock,
+ * would keep the other ranks out of it: the first run on two H200s hung so). */
 static std::mutex g_check_lock;
-#define RANK_CHECK(...)                                  \
+#define RANK_CHECK(cond, ...)                            \
     do {                                                 \
+        bool ok_ = (cond);                               \
         std::lock_guard<std::mutex> held_(g_check_lock); \
-        CHECK(__VA_ARGS__);                              \
+        CHECK_THAT(ok_, #cond, __VA_ARGS__);             \
     } while (0)
 
 struct ranks_params {
