@@ -370,10 +370,10 @@ GS_DEVICE gs_u32 gs_poll_word(GS_GLOBAL gs_word *w, gs_u32 until)
     return until == GS_UNTIL_FLAGS ? gs_flag_poll(w) : gs_poll_load(w);
 }
 
-/* A wait's clock, in the shim's ticks (gs_tick_t, gs_ticks(polls): CUDA 32-bit
- * microseconds of %globaltimer, the cpu nanoseconds, OpenCL the poll count), and the
- * header's bound in them. A wait keeps when it started, not a 64-bit deadline: every
- * register it holds is one the user's loop around the barrier does not have. */
+/* A wait's clock, in the shim's ticks (gs_tick_t, gs_ticks(polls): CUDA 32-bit ticks of
+ * 2.048 us of %globaltimer, the cpu nanoseconds, OpenCL the poll count), and the header's
+ * bound in them. A wait keeps its deadline in those ticks, not in 64 bits: every register
+ * it holds is one the user's loop around the barrier does not have. */
 #ifndef gs_tick_t
 #define gs_tick_t gs_u64
 #define gs_ticks(polls) gs_clock(polls)
@@ -400,8 +400,8 @@ typedef struct gs_spin_seen {
     gs_u32 abort;       /* the abort word */
 } gs_spin_seen;
 /* Half the clock's range: a deadline is at most that far ahead, so that `now` is past it
- * where now - deadline, wrapped, is at most this (a bound of more than half the range,
- * 36 minutes on CUDA's 32-bit ticks, is cut to it). */
+ * where now - deadline, wrapped, is at most this (a bound of more than half the range is
+ * cut to it; CUDA's half is 73 minutes, longer than the longest bound). */
 #define GS_TICKS_HALF ((gs_tick_t)(~(gs_tick_t)0 >> 1))
 
 /* Why a wait that saw `seen` must end: the abort word, then the clock past the deadline

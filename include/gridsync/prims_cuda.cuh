@@ -317,11 +317,12 @@ GS_DEVICE gs_u64 gs_globaltimer(void)
     return t;
 }
 #define gs_clock(polls) gs_globaltimer()
-/* A wait's clock (gridsync/grid.h): %globaltimer in 1.024 us ticks, 32 bits (wraps after
- * 73 minutes, longer than the longest bound, 1 hour). */
+/* A wait's clock (gridsync/grid.h): %globaltimer in 2.048 us ticks, 32 bits (wraps after
+ * 2.4 hours: a deadline may lie up to half of that ahead, 73 minutes, longer than the
+ * longest bound, 1 hour). */
 #define gs_tick_t gs_u32
-#define gs_ticks(polls) ((gs_u32)(gs_globaltimer() >> 10))
-#define gs_ticks_of_bound(ns) ((gs_u32)((ns) >> 10))
+#define gs_ticks(polls) ((gs_u32)(gs_globaltimer() >> 11))
+#define gs_ticks_of_bound(ns) ((gs_u32)((ns) >> 11))
 #define gs_polls_t gs_u32
 
 /* Index of the lowest set bit (lockfree's master: its words not yet seen). */
