@@ -21,61 +21,7 @@
 #include "gridsync/host_multi.h"
 
 #include "cuda_check.h"
-
-#define THREADS 128u
-#define NO_FAULT 0xffffffffu
-
-struct mp_params {
-    unsigned rank, ranks, groups, episodes;
-    unsigned *buf;   /* [2][ranks][groups][THREADS], on rank 0's GPU */
-    unsigned *wrong; /* on rank 0's GPU */
-    unsigned *why;   /* [ranks]: the first non-zero barrier result per rank */
-    unsigned fault_rank, fault_episode;
-    int split;
-};
-
-static __host__ __device__ unsigned value(unsigned rank, unsigned group, unsigned item, unsigned k)
-{
-    return (rank * 7919u + group * 131u + item * 17u + k * 2654435761u) | 1u;
-}
-
-static __host__ __device__ size_t at(const mp_params &p, unsigned half, unsigned rank,
-                                     unsigned group, unsigned item)
-{
-    return (((size_t)half * p.ranks + rank) * p.groups + group) * THREADS + item;
-}
-
-static __global__ void __launch_bounds__(THREADS) mp(gs_word *state, mp_params p)
-{
-    gs_multi_grid m = gs_multi_begin(state);
-    unsigned total = p.ranks * p.groups * THREADS;
-    for (unsigned k = 0; k < p.episodes; ++k) {
-        if (p.rank == p.fault_rank && k == p.fault_episode)
-            return;
-        p.buf[at(p, k % 2u, p.rank, blockIdx.x, threadIdx.x)] =
-            value(p.rank, blockIdx.x, threadIdx.x, k);
-        gs_u32 why;
-        if (p.split) {
-            gs_token t = gs_multi_arrive(&m);
-            why = gs_multi_wait_token(&m, t);
-        } else {
-            why = gs_multi_sync(&m);
-        }
-        if (why) {
-            if (threadIdx.x == 0)
-                atomicCAS(&p.why[p.rank], 0u, why);
-            return;
-        }
-        /* every block checks a share of every value of phase k */
-        unsigned wrong = 0;
-        for (unsigned i = threadIdx.x + blockIdx.x * THREADS; i < total; i += p.groups * THREADS) {
-            unsigned r = i / (p.groups * THREADS), g = i / THREADS % p.groups, t = i % THREADS;
-            wrong += p.buf[at(p, k % 2u, r, g, t)] != value(r, g, t, k);
-        }
-        if (wrong)
-            atomicAdd(p.wrong, wrong);
-    }
-}
+#include "cuda_multi_mp.cuh"
 
 static double now_ms()
 {
@@ -109,8 +55,8 @@ static gs_status run(setup &s, unsigned episodes, int split, unsigned fault_rank
     std::vector<void *> streams(ranks);
     for (unsigned r = 0; r < ranks; ++r) {
         gs_multi_native(s.m, r, &state[r]);
-        p[r] = mp_params{r,       ranks, s.groups,   episodes,      s.buf,
-                         s.wrong, s.why, fault_rank, fault_episode, split};
+        p[r] = mp_params{r,       ranks,     s.groups,   episodes,      s.buf,
+                         s.wrong, s.why + r, fault_rank, fault_episode, split};
         args[r] = {&state[r], &p[r]};
         argv[r] = args[r].data();
         streams[r] = s.streams[r];

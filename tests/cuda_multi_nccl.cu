@@ -38,15 +38,13 @@
 #include "gridsync/host_multi_nccl.h"
 
 #include "cuda_check.h"
-
-#define THREADS 128u
-#define NO_FAULT 0xffffffffu
+#include "cuda_multi_mp.cuh"
 
 /* Every thread writes its value of phase k; after the barrier every block checks a share
  * of every value of phase k. A block `fault_group` returns before barrier fault_episode. */
 static __global__ void __launch_bounds__(THREADS)
-    mp(gs_word *state, unsigned *buf, unsigned *wrong, unsigned episodes, int split,
-       unsigned fault_group, unsigned fault_episode)
+    mp_one(gs_word *state, unsigned *buf, unsigned *wrong, unsigned episodes, int split,
+           unsigned fault_group, unsigned fault_episode)
 {
     gs_multi_grid m = gs_multi_begin(state);
     unsigned total = gridDim.x * THREADS;
@@ -78,7 +76,7 @@ static gs_status launch(gs_multi *m, unsigned groups, unsigned *buf, unsigned *w
     unsigned fault_episode = 10u;
     gs_multi_native(m, 0, &state);
     void *args[] = {&state, &buf, &wrong, &episodes, &split, &fault_group, &fault_episode};
-    gs_status s = gs_cuda_multi_launch_async(m, 0, (const void *)mp, GS_DIM3_1D(groups),
+    gs_status s = gs_cuda_multi_launch_async(m, 0, (const void *)mp_one, GS_DIM3_1D(groups),
                                              GS_DIM3_1D(THREADS), 0, args, stream);
     if (s != GS_OK)
         return s;
@@ -191,59 +189,6 @@ static std::mutex g_check_lock;
         CHECK_THAT(ok_, #cond, __VA_ARGS__);             \
     } while (0)
 
-struct ranks_params {
-    unsigned rank, ranks, groups, episodes;
-    unsigned *buf;   /* [2][ranks][groups][THREADS], on GPU 0 */
-    unsigned *wrong; /* on the rank's GPU */
-    unsigned *why;   /* the rank's first non-zero barrier result, on its GPU */
-    unsigned fault_rank, fault_episode;
-    int split;
-};
-
-static __device__ unsigned value(unsigned rank, unsigned group, unsigned item, unsigned k)
-{
-    return (rank * 7919u + group * 131u + item * 17u + k * 2654435761u) | 1u;
-}
-
-static __device__ size_t at(const ranks_params &p, unsigned side, unsigned rank, unsigned group,
-                            unsigned item)
-{
-    return (((size_t)side * p.ranks + rank) * p.groups + group) * THREADS + item;
-}
-
-/* Every thread writes its value of phase k; after the barrier every block checks a share of
- * every rank's values of phase k, most of them written from other GPUs. */
-static __global__ void __launch_bounds__(THREADS) mp_ranks(gs_word *state, ranks_params p)
-{
-    gs_multi_grid m = gs_multi_begin(state);
-    unsigned total = p.ranks * p.groups * THREADS;
-    for (unsigned k = 0; k < p.episodes; ++k) {
-        if (p.rank == p.fault_rank && k == p.fault_episode)
-            return;
-        p.buf[at(p, k % 2u, p.rank, blockIdx.x, threadIdx.x)] =
-            value(p.rank, blockIdx.x, threadIdx.x, k);
-        gs_u32 why;
-        if (p.split) {
-            gs_token t = gs_multi_arrive(&m);
-            why = gs_multi_wait_token(&m, t);
-        } else {
-            why = gs_multi_sync(&m);
-        }
-        if (why) {
-            if (threadIdx.x == 0)
-                atomicCAS(p.why, 0u, why);
-            return;
-        }
-        unsigned wrong = 0;
-        for (unsigned i = threadIdx.x + blockIdx.x * THREADS; i < total; i += p.groups * THREADS) {
-            unsigned r = i / (p.groups * THREADS), g = i / THREADS % p.groups, t = i % THREADS;
-            wrong += p.buf[at(p, k % 2u, r, g, t)] != value(r, g, t, k);
-        }
-        if (wrong)
-            atomicAdd(p.wrong, wrong);
-    }
-}
-
 static double now_ms()
 {
     return std::chrono::duration<double, std::milli>(
@@ -311,12 +256,12 @@ static rank_run run_rank(several &s, unsigned r, gs_multi *m, cudaStream_t strea
     rank_run out = {GS_ERR_NATIVE, GS_ERR_NATIVE, false, 0, 0, 0.0};
     void *state = nullptr;
     gs_multi_native(m, r, &state);
-    ranks_params p = {r, s.ranks, s.groups, episodes, s.buf, wrong, why, fault_rank, 10u, split};
+    mp_params p = {r, s.ranks, s.groups, episodes, s.buf, wrong, why, fault_rank, 10u, split};
     void *args[] = {&state, &p};
     cudaMemsetAsync(wrong, 0, sizeof(unsigned), stream);
     cudaMemsetAsync(why, 0, sizeof(unsigned), stream);
     double t0 = now_ms();
-    gs_status l = gs_cuda_multi_launch_async(m, r, (const void *)mp_ranks, GS_DIM3_1D(s.groups),
+    gs_status l = gs_cuda_multi_launch_async(m, r, (const void *)mp, GS_DIM3_1D(s.groups),
                                              GS_DIM3_1D(THREADS), 0, args, stream);
     if (l != GS_OK) {
         out.all = out.mine = l;
