@@ -419,9 +419,9 @@ GS_DEVICE gs_u32 gs_look_at(gs_spin_seen seen)
 }
 
 /* A barrier's look, every 16th failed poll: a timeout raises the abort, naming the
- * group, its work-item and the episode, where `records` (the one work-item of the
- * group that records: every waiter but the lanes of flip's warp other than lane 0,
- * gs_rep_warp_wait; a constant the compiler folds elsewhere). */
+ * group, its work-item and the episode, where `records`: whether this work-item is the
+ * one that records (every waiter is but the lanes of flip's warp other than lane 0,
+ * gs_rep_warp_wait; elsewhere a constant the compiler folds). */
 GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_spin_seen seen, int records)
 {
     gs_u32 why = gs_look_at(seen);
@@ -447,7 +447,9 @@ GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_spin_seen seen, int records)
  * round trips late, and with a hundred groups or more one of them nearly always was: in
  * the user's Jacobi kernel at 8192^2 on 132 blocks, flip written bare with such a look
  * was 0.14% slower than without (bench/micro/jacobi_order.cu, "+book";
- * bench/results/h200/eleventh/jacobi_order_ladder.csv), where an iteration is 0.9 ms.
+ * bench/results/h200/eleventh/jacobi_order_ladder.csv), where an iteration is 0.9 ms;
+ * the library's flip gained 0.13-0.17% at 132 blocks with the look's words read this way
+ * (H100, bench/results/h100/twelfth/ab_headers_spin.csv).
  *
  * From the 16th poll on the poller backs off by the nanoseconds in the header's
  * GS_HDR_BACKOFF (HEADER: the state's first word), so the fast path costs nothing extra.
