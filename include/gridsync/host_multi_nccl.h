@@ -22,8 +22,11 @@
  * with NCCL_NVLS_ENABLE=0 so that NCCL itself does not set it up.
  *
  * Collective (every rank calls it, in the same order with the other collective calls of
- * the communicator): gs_multi_create_nccl, gs_multi_reset (no rank launches again before
- * every rank has reset), gs_multi_destroy (deregisters the window). gs_multi_collect
+ * the communicator): gs_multi_create_nccl, gs_multi_reset (each rank after its collect;
+ * the ranks meet before any clears its state, so that a word another rank's kernel wrote
+ * into it before that kernel ended does not outlive the reset, and again after, so that
+ * no rank launches again before every rank has reset), gs_multi_destroy (deregisters the
+ * window). gs_multi_collect
  * gives this rank's status (the others': GS_ERR_UNSUPPORTED); a rank whose kernel ended
  * before another rank's timeout told it to leave may report GS_OK where the others
  * report GS_ERR_TIMEOUT (a single process waits for every rank before it reads any). */
