@@ -51,8 +51,8 @@ static void diagonal_order_respects_dependencies(void **unused)
             if (j > 0)
                 assert_true(seen[i * cols + j - 1]);
             if (t > 0) { /* anti-diagonals in order */
-                gs_u32 pi, pj;
-                gs_local_diagonal(t - 1, rows, cols, &pi, &pj);
+                gs_u32 pi = 0, pj = 0;
+                assert_true(gs_local_diagonal(t - 1, rows, cols, &pi, &pj));
                 assert_true(pi + pj <= i + j);
             }
         }
