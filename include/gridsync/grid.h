@@ -448,8 +448,8 @@ GS_COLD gs_u32 gs_wait_look_as(const gs_grid *g, gs_spin_seen seen, int records)
  * the user's Jacobi kernel at 8192^2 on 132 blocks, flip written bare with such a look
  * was 0.14% slower than without (bench/micro/jacobi_order.cu, "+book";
  * bench/results/h200/eleventh/jacobi_order_ladder.csv), where an iteration is 0.9 ms;
- * the library's flip gained 0.13-0.17% at 132 blocks with the look's words read this way
- * (H100, bench/results/h100/twelfth/ab_headers_spin.csv).
+ * the library's flip gained 0.17% at 512^2 and 0.13% at 8192^2 on 132 blocks with the
+ * look's words read this way (H100, bench/results/h100/twelfth/ab_headers_spin.csv).
  *
  * From the 16th poll on the poller backs off by the nanoseconds in the header's
  * GS_HDR_BACKOFF (HEADER: the state's first word), so the fast path costs nothing extra.
