@@ -148,8 +148,10 @@ static gs_status configs_ok(gs_device *dev, const gsp_config *cfgs, unsigned n)
     for (unsigned i = 0; i < n; ++i)
         if (!config_ok(&cfgs[i]))
             return GS_ERR_INVALID_ARGUMENT;
+    if (backend_of(dev) == NULL)
+        return GS_ERR_UNSUPPORTED;
     for (unsigned i = 0; i < n; ++i)
-        if (backend_of(dev) == NULL || !gsp_way_supported(dev, cfgs[i].way))
+        if (!gsp_way_supported(dev, cfgs[i].way))
             return GS_ERR_UNSUPPORTED;
     return GS_OK;
 }

@@ -224,7 +224,6 @@ GS_DEVICE void gs_flags_st_relaxed(gs_word *p, gs_u32 v)
 #define gs_store_release(p, v) gs_st_release((p), (v))
 #define gs_fetch_add_relaxed(p, v) gs_atom_add_relaxed((p), (v))
 #define gs_fetch_add_release(p, v) gs_atom_add_release((p), (v))
-
 #define gs_fetch_add_acq_rel(p, v) gs_atom_add_acq_rel((p), (v))
 #define gs_add_release(p, v) gs_red_add_release((p), (v))
 /* A store or add made a release by the gs_fence_acq_rel before it (PTX: fence + relaxed

@@ -15,8 +15,7 @@
 typedef struct pi_row {
     unsigned long long steps;
     gsp_way way;
-    gs_status status;
-    gsp_result res;
+    gsp_result res;    /* its status too */
     const char *check; /* pass, DISAGREE, or bench_verdict's */
 } pi_row;
 
@@ -126,19 +125,18 @@ int cmd_pi(const cli_options *o)
             r->steps = steps[k];
             r->way = cfgs[i].way;
             r->res = res[i];
-            r->status = res[i].status;
-            r->check = bench_verdict(r->status);
-            if (r->status != GS_OK)
+            r->check = bench_verdict(r->res.status);
+            if (r->res.status != GS_OK)
                 cli_progress("pi %llu steps, %s: %s: %s", steps[k], gsp_way_name(r->way),
-                             gs_status_string(r->status), r->res.error);
+                             gs_status_string(r->res.status), r->res.error);
         }
         /* agreement: every way against the first that ran */
         for (unsigned i = first; i < n; ++i) {
             pi_row *r = &rows[i];
-            if (r->status == GS_OK && rows[first].status == GS_OK &&
+            if (r->res.status == GS_OK && rows[first].res.status == GS_OK &&
                 !(fabs(r->res.pi - rows[first].res.pi) <= PI_AGREE * fabs(rows[first].res.pi)))
                 r->check = "DISAGREE";
-            failed += r->status != GS_OK || r->check[0] != 'p';
+            failed += r->res.status != GS_OK || r->check[0] != 'p';
             printf("%-8s %14llu %20.15f %10.3e %12.4f %12.4e  %s\n", gsp_way_name(r->way), r->steps,
                    r->res.pi, fabs(r->res.pi - M_PI), r->res.ms,
                    r->res.ms > 0 ? r->steps / (r->res.ms / 1e3) : 0.0, r->check);
