@@ -260,9 +260,7 @@ export -f jacobi_barriers
 # Issue 15's last gaps at 4096^2 and 8192^2: the order the app measures in, and flip's
 # back-off, in interleaved rounds of the same user kernels (bench/micro/jacobi_order.cu).
 jacobi_order() {
-    "$NVCC" -arch=sm_90 -O3 -std=c++17 --fmad=false -I"$ROOT/include" -I"$ROOT/apps/jacobi" \
-        "$ROOT/bench/micro/jacobi_order.cu" "$ROOT/apps/jacobi/reference.c" "$ROOT/apps/jacobi/tiles.c" \
-        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/jacobi_order" &&
+    NVCC="$NVCC" bash "$ROOT/bench/micro/build_jacobi_order.sh" "$BUILD" "$WORK/jacobi_order" &&
         "$WORK/jacobi_order" | tee "$RES/jacobi_order.csv"
 }
 export -f jacobi_order

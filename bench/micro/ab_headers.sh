@@ -11,15 +11,12 @@
 set -euo pipefail
 OLD=$1 BUILD=$2 CSV=$3 PAIRS=${4:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-NVCC=${NVCC:-nvcc}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 for side in old new; do
     inc=$ROOT/include
     [ "$side" = old ] && inc=$OLD
-    "$NVCC" -arch=sm_90 -O3 -std=c++17 --fmad=false -I"$inc" -I"$ROOT/apps/jacobi" \
-        "$ROOT/bench/micro/jacobi_order.cu" "$ROOT/apps/jacobi/reference.c" "$ROOT/apps/jacobi/tiles.c" \
-        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/jo_$side"
+    bash "$ROOT/bench/micro/build_jacobi_order.sh" "$BUILD" "$WORK/jo_$side" "$inc"
 done
 : >"$CSV"
 for ((p = 0; p < PAIRS; ++p)); do

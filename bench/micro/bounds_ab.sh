@@ -9,14 +9,11 @@
 set -euo pipefail
 BUILD=$1 PASSES=${2:-2}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-NVCC=${NVCC:-nvcc}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 for bps in 8 2; do
-    "$NVCC" -arch=sm_90 -O3 -std=c++17 --fmad=false -DGSJ_CUDA_BLOCKS_PER_SM=$bps \
-        -I"$ROOT/include" -I"$ROOT/apps/jacobi" "$ROOT/bench/micro/jacobi_order.cu" \
-        "$ROOT/apps/jacobi/reference.c" "$ROOT/apps/jacobi/tiles.c" \
-        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/jo$bps"
+    bash "$ROOT/bench/micro/build_jacobi_order.sh" "$BUILD" "$WORK/jo$bps" "$ROOT/include" \
+        -DGSJ_CUDA_BLOCKS_PER_SM=$bps
 done
 if [ -n "${SASS_DIR:-}" ]; then
     cuobjdump -sass "$WORK/jo8" >"$WORK/all.sass"
