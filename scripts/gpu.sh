@@ -274,6 +274,13 @@ ab_headers() { NVCC="$NVCC" bash "$ROOT/bench/micro/ab_headers.sh" "$ROOT/build-
 export -f ab_headers
 [ -d "$ROOT/build-ab/old/include" ] && [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage ab_headers 500 ab_headers
 
+# The sweep loops of the app's own kernels (every protocol and form beside grid.sync()'s):
+# the fixed stall cycles ptxas wrote into the user's loop, which decide the large sizes
+# at 1 and 2 blocks per SM (docs/performance.md, eighteenth round). No GPU time.
+sweep_loops() { NVCC="$NVCC" bash "$ROOT/bench/micro/app_sweep_loops.sh" "$CUOBJDUMP" | tee "$RES/app_sweep_loops.txt"; }
+export -f sweep_loops
+[ -x "$CUOBJDUMP" ] && stage sweep_loops 120 sweep_loops
+
 # ---- 5. CUDA tests -----------------------------------------------------------------------
 [ "$QUICK" = 1 ] && export GS_TEST_QUICK=1
 if [ "$TESTING" = ON ] && [ -f "$BUILD/CTestTestfile.cmake" ] && grep -rq cuda_barrier "$BUILD/tests/CTestTestfile.cmake" 2>/dev/null; then

@@ -3,8 +3,8 @@
 # launch bound (-DGSJ_CUDA_BLOCKS_PER_SM=8: 32 registers a thread) and at 2 blocks per SM
 # (128), run alternately PASSES times (default 2), JO_* choosing sizes, grids, rounds and
 # variants; with SASS_DIR set, the SASS of cg's, flip's and hand-flip's kernels at the
-# app's bound goes there, and for every kernel whether its sweep loop is wrapped in a
-# convergence barrier (sweep_wrap.awk, sweep_wrap.txt). Whether the library's kernel loses to grid.sync()'s because its
+# app's bound goes there, and for every kernel its sweep loop's fixed stall cycles and
+# whether a convergence barrier wraps it (sweep_loop.awk, sweep_loop.txt). Whether the library's kernel loses to grid.sync()'s because its
 # barrier leaves the sweep fewer registers (bench/results/h200/twelfth/regcap.txt: no).
 set -euo pipefail
 BUILD=$1 PASSES=${2:-2}
@@ -22,8 +22,8 @@ if [ -n "${SASS_DIR:-}" ]; then
         awk -v k="${k#*:}" '$0 ~ "Function : " k "$" { p = 1; print; next } /Function : / { p = 0 } p' \
             "$WORK/all.sass" >"$SASS_DIR/sass_${k%%:*}.txt"
     done
-    # every kernel's sweep loop: wrapped in a convergence barrier or not (sweep_wrap.awk)
-    awk -f "$ROOT/bench/micro/sweep_wrap.awk" "$WORK/all.sass" | tee "$SASS_DIR/sweep_wrap.txt"
+    # every kernel's sweep loop: its stall cycles, and whether a convergence barrier wraps it
+    awk -f "$ROOT/bench/micro/sweep_loop.awk" "$WORK/all.sass" | tee "$SASS_DIR/sweep_loop.txt"
 fi
 for ((p = 1; p <= PASSES; ++p)); do
     for bps in 8 2; do

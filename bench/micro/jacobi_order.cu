@@ -14,6 +14,8 @@
  *   flip-spin         flip with backoff_ns = 0 (never sleeps)
  *   flip-raw          flip's kernel launched as cg's is (cudaLaunchCooperativeKernel), on
  *                     the state of a barrier it was launched through once
+ *   tree              gridsync's tree through gs_cuda_launch_timed (auto's choice at 4 and
+ *                     8 blocks per SM)
  *   hand-cg           grid.sync()'s algorithm written out (hand_barriers.cuh)
  *   hand-flip         flip's algorithm written out: relaxed polls, one acquire fence, the
  *                     last arriver does not poll
@@ -104,6 +106,7 @@ struct variant {
     const void *kernel;
     unsigned backoff; /* the flip barrier's option (GS_OPTION_DEFAULT: the default) */
     unsigned line;    /* HAND, HAND_IN_STATE: the counter this many 128-byte lines in */
+    int tree;         /* LIBRARY: a tree barrier instead of flip */
 };
 
 static double median(std::vector<double> v)
@@ -159,6 +162,7 @@ int main()
         {"flip", LIBRARY, flip_kernel, GS_OPTION_DEFAULT},
         {"flip-spin", LIBRARY, flip_kernel, 0u},
         {"flip-raw", RAW, flip_kernel, GS_OPTION_DEFAULT},
+        {"tree", LIBRARY, (const void *)gsj_persistent<gsj_tree>, GS_OPTION_DEFAULT, 0, 1},
         {"hand-cg", HAND, (const void *)gsj_persistent<hand_cg>, 0},
         {"hand-flip", HAND, (const void *)gsj_persistent<hand_flip<0>>, 0},
         {"hand-flip-acq", HAND, (const void *)gsj_persistent<hand_flip<1>>, 0},
@@ -275,7 +279,8 @@ int main()
                 gs_barrier_options_init(&o);
                 o.backoff_ns = chosen[v].backoff;
                 unsigned made_for = chosen[v].launch == HAND_IN_STATE ? 1056u : groups;
-                if (gs_barrier_create_with(dev, GS_ALGO_FLIP, made_for, &o, &bars[v]) != GS_OK ||
+                gs_algo algo = chosen[v].tree ? GS_ALGO_TREE : GS_ALGO_FLIP;
+                if (gs_barrier_create_with(dev, algo, made_for, &o, &bars[v]) != GS_OK ||
                     gs_cuda_state(bars[v], &states[v]) != GS_OK)
                     return 1;
             }
