@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "knobs.h"
 
 /* How a flip counter releases (GS_RELEASE_*), from the H200's numbers
  * (docs/performance.md, tune/tune_flip*). Flip and cluster: the others poll the counter
@@ -159,6 +160,10 @@ static unsigned default_first_poll(const gs_device *dev, unsigned groups)
                : 0u;
 }
 
+/* The lines a flip state may be shifted by to place its counter (GRIDSYNC_PLACE_LINES;
+ * src/cuda/place_cuda.c measured why). */
+#define GS_PLACE_LINES_DEFAULT 8u
+
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
 {
     return gs_barrier_create_with(dev, algo, groups, NULL, out);
@@ -208,6 +213,14 @@ gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
     atomic_init(&b->busy, 0);
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
     s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
+    if (s == GS_OK && algo == GS_ALGO_FLIP && dev->ops->place_counter) {
+        unsigned lines = GS_PLACE_LINES_DEFAULT;
+        (void)gs_knob_uint(GS_KNOB_PLACE_LINES, &lines);
+        s = dev->ops->place_counter(dev, b->state, (size_t)GS_LINE_COUNTER * GS_LINE_BYTES, groups,
+                                    lines);
+        if (s != GS_OK)
+            dev->ops->mem_free(dev, b->state);
+    }
     if (s == GS_OK && (s = reset_state(b)) != GS_OK)
         dev->ops->mem_free(dev, b->state);
     if (s != GS_OK) {

@@ -8,6 +8,7 @@
  *   local_cuda.c     local synchronization's prepare (kernel_local.cu) and stream waits
  *   launch_cuda.c    launches of the built-in kernel, the resident enqueue
  *   bounds_cuda.c    co-residency bounds, supported protocols, cluster sizes
+ *   place_cuda.c     where a flip state's counter lies in L2 (place_probe.cu)
  *   open_cuda.c memory_cuda.c kernels_cuda.c  devices, buffers, kernel choice
  *   native_cuda.c    CUDA errors */
 #ifndef GRIDSYNC_SRC_CUDA_INTERNAL_H
@@ -31,6 +32,9 @@ const void *gs_cuda_kernel_relaunch(int form);
 /* kernel_local.cu: enqueues local synchronization's prepare kernel on `stream` (a
  * cudaStream_t); returns the cudaError_t of the launch. */
 int gs_cuda_local_prepare_enqueue(void *state, unsigned clear, void *stream);
+/* place_probe.cu: enqueues `rounds` flip episodes of `groups` 32-thread blocks on the
+ * counter at `line` (a cooperative launch); returns the launch's cudaError_t. */
+int gs_cuda_place_probe_enqueue(void *line, unsigned groups, unsigned rounds, void *stream);
 
 #ifdef __cplusplus
 }
@@ -53,9 +57,12 @@ typedef struct gs_cuda_device {
 } gs_cuda_device;
 
 struct gs_mem {
-    void *ptr;
+    void *ptr;   /* the state: base, or base shifted by whole lines (place_cuda.c) */
+    void *base;  /* the allocation: `bytes` rounded up to lines, and GS_PLACE_SLACK_LINES more */
     size_t bytes;
 };
+/* Lines allocated past every state, into which place_cuda.c may shift it. */
+#define GS_PLACE_SLACK_LINES 16u
 
 static inline gs_cuda_device *gs_cuda(gs_device *dev) { return (gs_cuda_device *)dev; }
 /* Whether `dev` is an open device of this back end: by its id, so that no file below
@@ -77,6 +84,10 @@ void gs_cuda_close(gs_device *dev);
 
 /* memory_cuda.c: gs_backend_ops.mem_* */
 gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out);
+size_t gs_cuda_mem_span(size_t bytes);
+/* place_cuda.c: gs_backend_ops.place_counter */
+gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
+                                unsigned lines);
 void gs_cuda_mem_free(gs_device *dev, gs_mem *m);
 gs_status gs_cuda_mem_write(gs_device *dev, gs_mem *m, size_t off, const void *src, size_t n);
 gs_status gs_cuda_mem_read(gs_device *dev, gs_mem *m, size_t off, void *dst, size_t n);

@@ -27,4 +27,5 @@ const gs_backend_ops gs_cuda_ops = {
     .stream_sync = gs_cuda_stream_sync,
     .local_prepare = gs_cuda_local_prepare,
     .peer_access = gs_cuda_peer_access,
+    .place_counter = gs_cuda_place_counter,
 };

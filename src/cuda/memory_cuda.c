@@ -6,29 +6,38 @@
 /* cudaMalloc is 256-byte aligned, so every 128-byte line of the state
  * layout is a line of the L2. Copies go through the device's stream. */
 
+/* The bytes allocated for a state of `bytes`: whole lines, and the slack into which
+ * place_cuda.c may shift it. */
+size_t gs_cuda_mem_span(size_t bytes)
+{
+    size_t lines = (bytes + GS_LINE_BYTES - 1) / GS_LINE_BYTES;
+    return ((lines ? lines : 1u) + GS_PLACE_SLACK_LINES) * GS_LINE_BYTES;
+}
+
 gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
 {
     gs_mem *m = calloc(1, sizeof *m);
     if (!m)
         return GS_ERR_OUT_OF_MEMORY;
-    size_t rounded = (bytes + GS_LINE_BYTES - 1) / GS_LINE_BYTES * GS_LINE_BYTES;
+    size_t total = gs_cuda_mem_span(bytes);
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
     if (e == cudaSuccess)
-        e = cudaMalloc(&m->ptr, rounded ? rounded : GS_LINE_BYTES);
-    if (e == cudaSuccess && ((uintptr_t)m->ptr % GS_LINE_BYTES) != 0) {
-        cudaFree(m->ptr);
+        e = cudaMalloc(&m->base, total);
+    if (e == cudaSuccess && ((uintptr_t)m->base % GS_LINE_BYTES) != 0) {
+        cudaFree(m->base);
         free(m);
         return GS_ERR_NATIVE; /* never happens: cudaMalloc aligns to 256 bytes */
     }
+    m->ptr = m->base;
     /* On the device's stream, where the header's writes follow: a plain cudaMemset goes to
      * the legacy stream, which the non-blocking stream does not wait for. */
     if (e == cudaSuccess)
-        e = cudaMemsetAsync(m->ptr, 0, rounded ? rounded : GS_LINE_BYTES, gs_cuda(dev)->stream);
+        e = cudaMemsetAsync(m->base, 0, total, gs_cuda(dev)->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(gs_cuda(dev)->stream);
     if (e != cudaSuccess) {
-        if (m->ptr)
-            cudaFree(m->ptr);
+        if (m->base)
+            cudaFree(m->base);
         free(m);
         gs_status s = gs_cuda_fail(dev, e, "cudaMalloc");
         return s;
@@ -43,7 +52,7 @@ void gs_cuda_mem_free(gs_device *dev, gs_mem *m)
     if (!m)
         return;
     cudaSetDevice(gs_cuda(dev)->ordinal);
-    cudaFree(m->ptr);
+    cudaFree(m->base);
     free(m);
 }
 
