@@ -207,6 +207,7 @@ static void environment_check(void **unused)
         {"GRIDSYNC_TREE_FANOUT", "-3", "0 to 1048576"},
         {"GRIDSYNC_RELEASE", "sometimes", "poll or lines"},
         {"GRIDSYNC_BACKEND", "bogus", "auto, cpu, opencl or cuda"},
+        {"GRIDSYNC_PLACE_LINES", "18", "0 to 17"},
     };
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; ++i) {
         const char *old = getenv(bad[i].var);
