@@ -33,8 +33,8 @@ const void *gs_cuda_kernel_relaunch(int form);
  * cudaStream_t); returns the cudaError_t of the launch. */
 int gs_cuda_local_prepare_enqueue(void *state, unsigned clear, void *stream);
 /* place_probe.cu: enqueues `rounds` flip episodes of `groups` 32-thread blocks on the
- * counter at `line` (a cooperative launch); returns the launch's cudaError_t. */
-int gs_cuda_place_probe_enqueue(void *line, unsigned groups, unsigned rounds, void *stream);
+ * counter at `counter` (a cooperative launch); returns the launch's cudaError_t. */
+int gs_cuda_place_probe_enqueue(void *counter, unsigned groups, unsigned rounds, void *stream);
 
 #ifdef __cplusplus
 }
@@ -57,8 +57,8 @@ typedef struct gs_cuda_device {
 } gs_cuda_device;
 
 struct gs_mem {
-    void *ptr;   /* the state: base, or base shifted by whole lines (place_cuda.c) */
-    void *base;  /* the allocation: `bytes` rounded up to lines, and GS_PLACE_SLACK_LINES more */
+    void *ptr;  /* the state: base, or base shifted by whole lines (place_cuda.c) */
+    void *base; /* the allocation: `bytes` rounded up to lines, and GS_PLACE_SLACK_LINES more */
     size_t bytes;
 };
 /* Lines allocated past every state, into which place_cuda.c may shift it. */
