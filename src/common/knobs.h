@@ -38,7 +38,7 @@
       "ns flip's representative sleeps between its arrival and its first poll (option "         \
       "first_poll_ns)")                                                                         \
     X(PLACE_LINES, "GRIDSYNC_PLACE_LINES", 0, 17, "8",                                          \
-      "CUDA: the lines flip's state may start at, the one whose counter ran a probe's "          \
+      "CUDA: the lines flip's state may start at, the one whose counter ran a probe's "         \
       "episodes fastest chosen when the barrier is made; 0 or 1: the allocation's first")       \
     X(SHARDS, "GRIDSYNC_SHARDS", 1, 1024, "the groups, at most 32",                             \
       "sharded's counters; the variable is ignored above the groups, the option refused "       \
