@@ -38,8 +38,9 @@
       "ns flip's representative sleeps between its arrival and its first poll (option "         \
       "first_poll_ns)")                                                                         \
     X(PLACE_LINES, "GRIDSYNC_PLACE_LINES", 0, 17, "8",                                          \
-      "CUDA: the lines flip's state may start at, the one whose counter ran a probe's "         \
-      "episodes fastest chosen when the barrier is made; 0 or 1: the allocation's first")       \
+      "CUDA: how many starts, a line apart from its allocation's first, a flip state's "        \
+      "placement tries when the barrier is made, keeping the one whose counter ran a probe's "  \
+      "episodes fastest; 0 or 1: none")                                                         \
     X(SHARDS, "GRIDSYNC_SHARDS", 1, 1024, "the groups, at most 32",                             \
       "sharded's counters; the variable is ignored above the groups, the option refused "       \
       "(option shards)")                                                                        \

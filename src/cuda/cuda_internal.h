@@ -84,14 +84,16 @@ void gs_cuda_close(gs_device *dev);
 
 /* memory_cuda.c: gs_backend_ops.mem_* */
 gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out);
-size_t gs_cuda_mem_span(size_t bytes);
-/* place_cuda.c: gs_backend_ops.place_counter */
-gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
-                                unsigned lines);
 void gs_cuda_mem_free(gs_device *dev, gs_mem *m);
 gs_status gs_cuda_mem_write(gs_device *dev, gs_mem *m, size_t off, const void *src, size_t n);
 gs_status gs_cuda_mem_read(gs_device *dev, gs_mem *m, size_t off, void *dst, size_t n);
 void *gs_cuda_mem_native(gs_mem *m);
+/* The bytes allocated for a buffer of `bytes`, the placement's slack included. */
+size_t gs_cuda_mem_span(size_t bytes);
+
+/* place_cuda.c: gs_backend_ops.place_counter */
+gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
+                                unsigned lines);
 
 /* kernels_cuda.c: the built-in kernel for `algo` (relaunch and relaunch-graph share
  * one) in `form` (GS_FORM_*), and the form a launch with these parameters needs. */
