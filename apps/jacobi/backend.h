@@ -32,6 +32,8 @@ typedef struct gsj_backend {
     /* The grid after the last run's T iterations, into n * n host floats. */
     gs_status (*fetch)(gsj_session *s, float *out);
     void (*close)(gsj_session *s); /* safe after a failed open */
+    /* Frees what the back end keeps between configurations (gsj_release); NULL: nothing. */
+    void (*release)(void);
 } gsj_backend;
 
 extern const gsj_backend gsj_cpu_backend;

@@ -163,6 +163,12 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
  * iterations there, more halo words than GS_LOCAL_MAX_TAGGED). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
 
+/* What gsj_run keeps between configurations, freed: on CUDA the last configuration's
+ * grids, which the next configuration of the same side on the same GPU runs on (so that
+ * the methods compared at a size run on the same memory). Call it once the runs are done
+ * (and before the device is closed); a later gsj_run allocates again. */
+void gsj_release(void);
+
 /* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */
 uint64_t gsj_compare(const float *a, const float *b, size_t cells, double *max_abs_diff);
 

@@ -318,4 +318,4 @@ static void cpu_close(gsj_session *s)
 }
 
 const gsj_backend gsj_cpu_backend = {cpu_supported, cpu_max_groups, cpu_group_memory, cpu_open,
-                                     cpu_run,       cpu_fetch,      cpu_close};
+                                     cpu_run,       cpu_fetch,      cpu_close,        NULL};

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <mutex>
 
 #include "gridsync/host_cuda.h"
 
@@ -122,7 +123,24 @@ static gs_status allow_shared(gsj_session *s, const void *kernel)
                : cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
 }
 
+/* The grids of a finished configuration, kept for the next one of the same side on the
+ * same GPU (gsj_release frees them): every method of a size then runs on the same memory,
+ * as a user's solver would. Each configuration allocating its own, the grids landed
+ * wherever earlier configurations had left the allocator, and that moved a run by more
+ * than what told the methods apart: flip's kernel on the same state line took 59.91 ms
+ * at 512^2 x 20000 on 132 blocks where it ran before cluster's configuration and 60.35
+ * after it (0.7%; at 264 blocks 0.5% the other way; H200,
+ * bench/results/h200/fourteenth/auto_order.txt). */
+static struct {
+    std::mutex lock;
+    int ordinal;
+    unsigned n;
+    float *a, *b, *initial; /* NULL: none kept */
+    int lent;               /* a configuration runs on them */
+} kept;
+
 struct cuda_impl {
+    int kept_grids; /* a, b and initial are `kept`'s */
     gs_barrier *bar;
     const void *kernel; /* the gridsync kernel a run launches (auto: the chosen protocol's) */
     gs_local *L;        /* the local and halo forms' */
@@ -162,6 +180,60 @@ static gs_status capture(gsj_session *s, cuda_impl *m)
     return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "cudaGraphInstantiate");
 }
 
+/* Whether `kept` held grids of side n on this GPU: then they are m's. */
+static int take_kept(int ordinal, unsigned n, cuda_impl *m)
+{
+    std::lock_guard<std::mutex> hold(kept.lock);
+    if (kept.a == NULL || kept.lent || kept.ordinal != ordinal || kept.n != n)
+        return 0;
+    kept.lent = 1;
+    m->a = kept.a;
+    m->b = kept.b;
+    m->initial = kept.initial;
+    return 1;
+}
+
+static void free_grids(float *a, float *b, float *initial)
+{
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(initial);
+}
+
+/* m's grids back to `kept`, or freed where `kept` lends others or m has none whole. */
+static void keep_grids(int ordinal, unsigned n, cuda_impl *m)
+{
+    std::lock_guard<std::mutex> hold(kept.lock);
+    if (m->kept_grids) {
+        kept.lent = 0;
+        return;
+    }
+    if (kept.lent || m->a == NULL || m->b == NULL || m->initial == NULL) {
+        free_grids(m->a, m->b, m->initial);
+        return;
+    }
+    free_grids(kept.a, kept.b, kept.initial);
+    kept.ordinal = ordinal;
+    kept.n = n;
+    kept.a = m->a;
+    kept.b = m->b;
+    kept.initial = m->initial;
+}
+
+static void cuda_release(void)
+{
+    std::lock_guard<std::mutex> hold(kept.lock);
+    if (kept.lent || kept.a == NULL)
+        return;
+    int current = 0;
+    if (cudaGetDevice(&current) == cudaSuccess && cudaSetDevice(kept.ordinal) == cudaSuccess) {
+        free_grids(kept.a, kept.b, kept.initial);
+        cudaSetDevice(current);
+    }
+    cudaGetLastError();
+    kept.a = kept.b = kept.initial = NULL;
+}
+
 static gs_status cuda_open(gsj_session *s)
 {
     const gsj_config *c = s->cfg;
@@ -181,11 +253,11 @@ static gs_status cuda_open(gsj_session *s)
         e = cudaEventCreate(&m->start);
     if (e == cudaSuccess)
         e = cudaEventCreate(&m->stop);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && !(m->kept_grids = take_kept(ordinal, c->n, m)))
         e = cudaMalloc(&m->a, bytes);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && !m->kept_grids)
         e = cudaMalloc(&m->b, bytes);
-    if (e == cudaSuccess) /* a device copy of the start: each run reloads from it */
+    if (e == cudaSuccess && !m->kept_grids) /* a copy of the start: each run reloads from it */
         e = cudaMalloc(&m->initial, bytes);
     /* On the app's stream, which does not wait for the legacy default stream: a plain
      * cudaMemcpy from pageable memory may return before its DMA has landed, and the
@@ -360,9 +432,11 @@ static void cuda_close(gsj_session *s)
         gs_barrier_destroy(m->bar);
     if (m->L)
         gs_local_destroy(m->L);
-    cudaFree(m->a);
-    cudaFree(m->b);
-    cudaFree(m->initial);
+    int ordinal = 0;
+    if (gs_cuda_ordinal(s->dev, &ordinal) == GS_OK)
+        keep_grids(ordinal, s->cfg->n, m);
+    else
+        free_grids(m->a, m->b, m->initial);
     if (m->start)
         cudaEventDestroy(m->start);
     if (m->stop)
@@ -376,4 +450,4 @@ static void cuda_close(gsj_session *s)
 
 extern "C" const gsj_backend gsj_cuda_backend = {cuda_supported, cuda_max_groups, cuda_group_memory,
                                                  cuda_open,      cuda_run,        cuda_fetch,
-                                                 cuda_close};
+                                                 cuda_close,     cuda_release};

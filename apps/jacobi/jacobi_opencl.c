@@ -306,4 +306,4 @@ static void cl_close(gsj_session *s)
 }
 
 const gsj_backend gsj_opencl_backend = {cl_supported, cl_max_groups, cl_group_memory, cl_open,
-                                        cl_run,       cl_fetch,      cl_close};
+                                        cl_run,       cl_fetch,      cl_close,        NULL};

@@ -142,6 +142,22 @@ static const gsj_backend *backend_of(gs_device *dev)
     }
 }
 
+void gsj_release(void)
+{
+    static const gsj_backend *const all[] = {
+        &gsj_cpu_backend,
+#ifdef GSJ_HAVE_OPENCL
+        &gsj_opencl_backend,
+#endif
+#ifdef GSJ_HAVE_CUDA
+        &gsj_cuda_backend,
+#endif
+    };
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        if (all[i]->release)
+            all[i]->release();
+}
+
 int gsj_method_supported(gs_device *dev, gs_algo method)
 {
     const gsj_backend *be = backend_of(dev);

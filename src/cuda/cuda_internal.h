@@ -33,8 +33,10 @@ const void *gs_cuda_kernel_relaunch(int form);
  * cudaStream_t); returns the cudaError_t of the launch. */
 int gs_cuda_local_prepare_enqueue(void *state, unsigned clear, void *stream);
 /* place_probe.cu: enqueues `rounds` flip episodes of `groups` 32-thread blocks on the
- * counter at `counter` (a cooperative launch); returns the launch's cudaError_t. */
-int gs_cuda_place_probe_enqueue(void *counter, unsigned groups, unsigned rounds, void *stream);
+ * counter at `counter` (a cooperative launch), the last `rounds - warm` of them timed in
+ * clock cycles into counter[2]; returns the launch's cudaError_t. */
+int gs_cuda_place_probe_enqueue(void *counter, unsigned groups, unsigned rounds, unsigned warm,
+                                void *stream);
 
 #ifdef __cplusplus
 }

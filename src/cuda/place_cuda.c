@@ -8,42 +8,43 @@
  * bench/results/h100/thirteenth/jacobi_order_where512.csv), and the best line at one grid
  * was the worst at the other. So when a flip barrier is made, the state is shifted by the
  * whole lines (up to GRIDSYNC_PLACE_LINES, within the slack memory_cuda.c allocates) that
- * put its counter where GS_PLACE_ROUNDS flip episodes of the barrier's own group count
- * ran fastest: place_probe.cu's kernel, two passes over the candidates, the better time
- * of each. Best effort: a probe that cannot run (too many groups to be co-resident in
+ * put its counter where flip episodes of the barrier's own group count ran fastest:
+ * place_probe.cu's kernel, timed in clock cycles inside it, GS_PLACE_PASSES passes over
+ * the candidates, the fewest cycles of each. Best effort: a probe that cannot run (too many groups to be co-resident in
  * 32-thread blocks, a poll past its bound) leaves the state where it is. */
 #include "cuda_internal.h"
 
-#define GS_PLACE_ROUNDS 64u /* even: the counter ends at 0 */
-#define GS_PLACE_PASSES 2u
+#if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
+#include <stdio.h> /* an experiment's build only (bench/micro/auto_order.sh): each probe's time */
+#include <stdlib.h>
+#endif
 
-/* The device time of one probe at `line`; 0 where it could not run. */
-static gs_status probe(gs_device *dev, unsigned *line, unsigned groups, float *ms)
+/* Episodes a probe runs, the first GS_PLACE_WARM untimed; even, so that the counter ends
+ * at 0. 256 timed episodes at 132 groups take ~0.2 ms on an H100 or H200. */
+#define GS_PLACE_ROUNDS 272u
+#define GS_PLACE_WARM 16u
+#define GS_PLACE_PASSES 3u
+
+/* The clock cycles of one probe's timed episodes at `line` (0: it could not run). */
+static gs_status probe(gs_device *dev, unsigned *line, unsigned groups, float *cycles)
 {
     gs_cuda_device *d = gs_cuda(dev);
-    unsigned failed = 0u;
-    *ms = 0.0f;
-    cudaError_t e = cudaEventRecord(d->start, d->stream);
-    if (e == cudaSuccess)
-        e = (cudaError_t)gs_cuda_place_probe_enqueue(line, groups, GS_PLACE_ROUNDS, d->stream);
+    unsigned words[2] = {0u, 0u}; /* counter[1]: a poll past its bound; counter[2]: cycles */
+    *cycles = 0.0f;
+    cudaError_t e = (cudaError_t)gs_cuda_place_probe_enqueue(line, groups, GS_PLACE_ROUNDS,
+                                                             GS_PLACE_WARM, d->stream);
     if (e == cudaErrorCooperativeLaunchTooLarge || e == cudaErrorNotSupported) {
         cudaGetLastError();
         return GS_OK; /* nothing to measure: the state stays where it is */
     }
     if (e == cudaSuccess)
-        e = cudaEventRecord(d->stop, d->stream);
-    if (e == cudaSuccess)
-        e = cudaEventSynchronize(d->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(ms, d->start, d->stop);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(&failed, line + 1, sizeof failed, cudaMemcpyDeviceToHost, d->stream);
+        e = cudaMemcpyAsync(words, line + 1, sizeof words, cudaMemcpyDeviceToHost, d->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(d->stream);
     if (e != cudaSuccess)
         return gs_cuda_fail(dev, e, "placing the state (probe)");
-    if (failed)
-        *ms = 0.0f;
+    if (!words[0])
+        *cycles = (float)words[1];
     return GS_OK;
 }
 
@@ -59,7 +60,7 @@ static gs_status clear(gs_device *dev, gs_mem *m)
 gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
                                 unsigned lines)
 {
-    float best_ms[GS_PLACE_SLACK_LINES + 1u];
+    float best[GS_PLACE_SLACK_LINES + 1u]; /* each line's fewest cycles over the passes */
     if (lines > GS_PLACE_SLACK_LINES + 1u)
         lines = GS_PLACE_SLACK_LINES + 1u;
     if (groups < 2u || lines < 2u)
@@ -68,23 +69,36 @@ gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset
     if (e != cudaSuccess)
         return gs_cuda_fail(dev, e, "cudaSetDevice");
     for (unsigned k = 0; k < lines; ++k)
-        best_ms[k] = 0.0f;
+        best[k] = 0.0f;
     for (unsigned pass = 0; pass < GS_PLACE_PASSES; ++pass)
         for (unsigned k = 0; k < lines; ++k) {
-            float ms;
+            float cycles;
             unsigned *line = (unsigned *)((char *)m->base + k * GS_LINE_BYTES + counter_offset);
-            gs_status s = probe(dev, line, groups, &ms);
+            gs_status s = probe(dev, line, groups, &cycles);
             if (s != GS_OK)
                 return s;
-            if (ms <= 0.0f) /* could not run: the state stays at the allocation's start */
+            if (cycles <= 0.0f) /* could not run: the state stays at the allocation's start */
                 return clear(dev, m);
-            if (best_ms[k] == 0.0f || ms < best_ms[k])
-                best_ms[k] = ms;
+            if (best[k] == 0.0f || cycles < best[k])
+                best[k] = cycles;
+#if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
+            fprintf(stderr, "gs_place: groups %u pass %u line %u %.0f cycles\n", groups, pass, k,
+                    cycles);
+#endif
         }
-    unsigned best = 0;
+    unsigned chosen = 0;
     for (unsigned k = 1; k < lines; ++k)
-        if (best_ms[k] < best_ms[best])
-            best = k;
-    m->ptr = (char *)m->base + best * GS_LINE_BYTES;
+        if (best[k] < best[chosen])
+            chosen = k;
+#if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
+    /* an experiment's build: GS_PLACE_FORCE=k puts the state at line k whatever the probe
+     * found (bench/micro/place_lines.sh) */
+    const char *force = getenv("GS_PLACE_FORCE");
+    if (force && *force && (unsigned)atoi(force) < lines)
+        chosen = (unsigned)atoi(force);
+    fprintf(stderr, "gs_place: groups %u chose line %u of %u (base %p)\n", groups, chosen, lines,
+            m->base);
+#endif
+    m->ptr = (char *)m->base + chosen * GS_LINE_BYTES;
     return clear(dev, m);
 }

@@ -238,6 +238,7 @@ int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t)
         int r = run_size(dev, o, t, &sizes[i], ms, n_ms, block);
         rc = rc ? rc : r;
     }
+    gsj_release(); /* the grids every method of the last size ran on */
     return rc;
 }
 
