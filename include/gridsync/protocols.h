@@ -42,10 +42,15 @@
 #define GS_PROTOCOL_VALUES 11
 
 /* `auto` chooses between these two (at most a two-way choice on the device): flip up to
- * GS_AUTO_FLIP_PER_CU groups per compute unit, the tree above. On H100 and H200 flip is
- * the faster at 1, 2 and 4 blocks of 256 per SM (at 4: 1505 against 1915 ns per barrier
- * on an H100, 1170 against 1590 on an H200), the tree at 8 and above (2111 against 2176;
- * 1889 against 2182), and so in the Jacobi solver (bench/results/<gpu>/jacobi.csv). */
-#define GS_AUTO_FLIP_PER_CU 4u
+ * GS_AUTO_FLIP_PER_CU groups per compute unit, the tree above. Barriers alone (bench
+ * groups) favour flip at 1, 2 and 4 blocks of 256 per SM on H100 and H200 (at 4: 1444
+ * against 1891 ns per barrier on an H100) and put the two level at 8 on the H100 (2102,
+ * 2092) with the tree 10% ahead on the H200 (1998, 1805); but in the user's Jacobi kernel
+ * at 8 per SM flip was the faster at 512^2, 4096^2 and 8192^2 on both (512^2: 57.45
+ * against 58.74 ms on the H100, 52.98 against 54.39 on the H200) and the slower only at
+ * 1024^2 (25.84 against 25.31, 22.17 against 22.11; bench/results/<gpu>/fourteenth/
+ * jacobi_final.csv). Above 8 per SM (smaller blocks) the tree is far ahead: 2241 against
+ * 2915 ns at 16 blocks of 64 per SM on the H100, 2675 against 4744 at 32 (groups64.csv). */
+#define GS_AUTO_FLIP_PER_CU 8u
 
 #endif
