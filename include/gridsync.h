@@ -228,9 +228,10 @@ GS_API gs_status gs_barrier_get_algo(const gs_barrier *b, gs_algo *out);
 GS_API gs_status gs_barrier_get_groups(const gs_barrier *b, unsigned *out);
 GS_API gs_status gs_barrier_get_shape(const gs_barrier *b, gs_dim3 *grid, gs_dim3 *group);
 
-/* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). The
- * CUDA back end allocates 16 lines (2 KiB) more, into which it may shift a flip state
- * when it places its counter (GRIDSYNC_PLACE_LINES, docs/using.md). */
+/* Bytes of device memory the state takes (the seeds' memory-vs-groups figure). For a
+ * flip state the CUDA back end allocates GRIDSYNC_PLACE_LINES - 1 lines (default 7, 896
+ * bytes) more, into which it may shift the state when it places its counter
+ * (docs/using.md). */
 GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 
 /* How long one wait may last before the barrier aborts, 1 to 3600000 ms (else

@@ -212,12 +212,17 @@ gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
         b->leaves = o.shards != GS_OPTION_DEFAULT ? o.shards : groups < 32 ? groups : 32;
     atomic_init(&b->busy, 0);
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
-    s = dev->ops->mem_alloc(dev, b->bytes, &b->state);
-    if (s == GS_OK && algo == GS_ALGO_FLIP && dev->ops->place_counter) {
-        unsigned lines = GS_PLACE_LINES_DEFAULT;
-        (void)gs_knob_uint(GS_KNOB_PLACE_LINES, &lines);
-        s = dev->ops->place_counter(dev, b->state, (size_t)GS_LINE_COUNTER * GS_LINE_BYTES, groups,
-                                    lines);
+    unsigned place = 0; /* candidate starts for the counter's placement: 0, 1 none */
+    if (algo == GS_ALGO_FLIP && dev->ops->place_counter) {
+        place = GS_PLACE_LINES_DEFAULT;
+        (void)gs_knob_uint(GS_KNOB_PLACE_LINES, &place);
+    }
+    /* a placed state gets its candidate lines past it; the placement keeps what it uses */
+    size_t room = place > 1u ? (size_t)(place - 1u) * GS_LINE_BYTES : 0u;
+    s = dev->ops->mem_alloc(dev, b->bytes + room, &b->state);
+    if (s == GS_OK && place > 1u) {
+        s = dev->ops->place_counter(dev, b->state, b->bytes,
+                                    (size_t)GS_LINE_COUNTER * GS_LINE_BYTES, groups, place);
         if (s != GS_OK)
             dev->ops->mem_free(dev, b->state);
     }

@@ -68,11 +68,12 @@ typedef struct gs_backend_ops {
      * multi.c; CUDA: peer access; GS_ERR_UNSUPPORTED where they cannot). NULL: every
      * device of the back end shares one address space (cpu). */
     gs_status (*peer_access)(gs_device *dev, gs_device *peer);
-    /* Optional: moves a new flip state `m` (all zeros) by up to `lines` - 1 whole lines to
+    /* Optional: moves a new flip state of `state_bytes` (all zeros) by up to `lines` - 1
+     * whole lines, within the buffer `m` allocated for it with that many lines more, to
      * where its counter, `counter_offset` bytes in, serves `groups` groups fastest (CUDA:
      * place_cuda.c says why). NULL: the state stays where it was allocated. */
-    gs_status (*place_counter)(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
-                               unsigned lines);
+    gs_status (*place_counter)(gs_device *dev, gs_mem *m, size_t state_bytes, size_t counter_offset,
+                               unsigned groups, unsigned lines);
 } gs_backend_ops;
 
 struct gs_device {

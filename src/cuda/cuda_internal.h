@@ -59,12 +59,11 @@ typedef struct gs_cuda_device {
 } gs_cuda_device;
 
 struct gs_mem {
-    void *ptr;  /* the state: base, or base shifted by whole lines (place_cuda.c) */
-    void *base; /* the allocation: `bytes` rounded up to lines, and GS_PLACE_SLACK_LINES more */
-    size_t bytes;
+    void *ptr;    /* the buffer: base, or base shifted by whole lines (place_cuda.c) */
+    void *base;   /* the allocation */
+    size_t span;  /* its bytes: those asked for, rounded up to whole lines */
+    size_t bytes; /* the buffer's, from ptr: those asked for, less a placement's shift */
 };
-/* Lines allocated past every state, into which place_cuda.c may shift it. */
-#define GS_PLACE_SLACK_LINES 16u
 
 static inline gs_cuda_device *gs_cuda(gs_device *dev) { return (gs_cuda_device *)dev; }
 /* Whether `dev` is an open device of this back end: by its id, so that no file below
@@ -90,12 +89,9 @@ void gs_cuda_mem_free(gs_device *dev, gs_mem *m);
 gs_status gs_cuda_mem_write(gs_device *dev, gs_mem *m, size_t off, const void *src, size_t n);
 gs_status gs_cuda_mem_read(gs_device *dev, gs_mem *m, size_t off, void *dst, size_t n);
 void *gs_cuda_mem_native(gs_mem *m);
-/* The bytes allocated for a buffer of `bytes`, the placement's slack included. */
-size_t gs_cuda_mem_span(size_t bytes);
-
 /* place_cuda.c: gs_backend_ops.place_counter */
-gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
-                                unsigned lines);
+gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t state_bytes,
+                                size_t counter_offset, unsigned groups, unsigned lines);
 
 /* kernels_cuda.c: the built-in kernel for `algo` (relaunch and relaunch-graph share
  * one) in `form` (GS_FORM_*), and the form a launch with these parameters needs. */

@@ -6,12 +6,11 @@
 /* cudaMalloc is 256-byte aligned, so every 128-byte line of the state
  * layout is a line of the L2. Copies go through the device's stream. */
 
-/* The bytes allocated for a state of `bytes`: whole lines, and the slack into which
- * place_cuda.c may shift it. */
-size_t gs_cuda_mem_span(size_t bytes)
+/* The bytes allocated for a buffer of `bytes`: whole lines. */
+static size_t span_of(size_t bytes)
 {
     size_t lines = (bytes + GS_LINE_BYTES - 1) / GS_LINE_BYTES;
-    return ((lines ? lines : 1u) + GS_PLACE_SLACK_LINES) * GS_LINE_BYTES;
+    return (lines ? lines : 1u) * GS_LINE_BYTES;
 }
 
 gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
@@ -19,7 +18,7 @@ gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
     gs_mem *m = calloc(1, sizeof *m);
     if (!m)
         return GS_ERR_OUT_OF_MEMORY;
-    size_t total = gs_cuda_mem_span(bytes);
+    size_t total = span_of(bytes);
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->base, total);
@@ -42,6 +41,7 @@ gs_status gs_cuda_mem_alloc(gs_device *dev, size_t bytes, gs_mem **out)
         gs_status s = gs_cuda_fail(dev, e, "cudaMalloc");
         return s;
     }
+    m->span = total;
     m->bytes = bytes;
     *out = m;
     return GS_OK;

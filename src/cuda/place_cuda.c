@@ -7,7 +7,7 @@
  * 20000 on 132 blocks and 0.939 to 0.967 on 264 (bench/micro/jacobi_order.cu, hand-flip@k;
  * bench/results/h100/thirteenth/jacobi_order_where512.csv), and the best line at one grid
  * was the worst at the other. So when a flip barrier is made, the state is shifted by the
- * whole lines (up to GRIDSYNC_PLACE_LINES, within the slack memory_cuda.c allocates) that
+ * whole lines (up to GRIDSYNC_PLACE_LINES, within the lines the barrier allocated past it) that
  * put its counter where flip episodes of the barrier's own group count ran fastest:
  * place_probe.cu's kernel, timed in clock cycles inside it, GS_PLACE_PASSES passes over
  * the candidates, the fewest cycles of each. Best effort: a probe that cannot run (too many groups to be co-resident in
@@ -24,6 +24,7 @@
 #define GS_PLACE_ROUNDS 272u
 #define GS_PLACE_WARM 16u
 #define GS_PLACE_PASSES 3u
+#define GS_PLACE_MAX_LINES 17u /* GRIDSYNC_PLACE_LINES's largest (src/common/knobs.h) */
 
 /* The clock cycles of one probe's timed episodes at `line` (0: it could not run). */
 static gs_status probe(gs_device *dev, unsigned *line, unsigned groups, float *cycles)
@@ -51,18 +52,23 @@ static gs_status probe(gs_device *dev, unsigned *line, unsigned groups, float *c
 /* The whole allocation back to 0, as it began: the probes' words and a failed one's mark. */
 static gs_status clear(gs_device *dev, gs_mem *m)
 {
-    cudaError_t e = cudaMemsetAsync(m->base, 0, gs_cuda_mem_span(m->bytes), gs_cuda(dev)->stream);
+    cudaError_t e = cudaMemsetAsync(m->base, 0, m->span, gs_cuda(dev)->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(gs_cuda(dev)->stream);
     return e == cudaSuccess ? GS_OK : gs_cuda_fail(dev, e, "cudaMemsetAsync");
 }
 
-gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset, unsigned groups,
-                                unsigned lines)
+gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t state_bytes,
+                                size_t counter_offset, unsigned groups, unsigned lines)
 {
-    float best[GS_PLACE_SLACK_LINES + 1u]; /* each line's fewest cycles over the passes */
-    if (lines > GS_PLACE_SLACK_LINES + 1u)
-        lines = GS_PLACE_SLACK_LINES + 1u;
+    float best[GS_PLACE_MAX_LINES]; /* each line's fewest cycles over the passes */
+    if (m->bytes < state_bytes || counter_offset + 3u * sizeof(unsigned) > state_bytes)
+        return GS_ERR_INVALID_ARGUMENT;
+    size_t room = (m->bytes - state_bytes) / GS_LINE_BYTES + 1u; /* starts the buffer holds */
+    if (lines > room)
+        lines = (unsigned)room;
+    if (lines > GS_PLACE_MAX_LINES)
+        lines = GS_PLACE_MAX_LINES;
     if (groups < 2u || lines < 2u)
         return GS_OK;
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
@@ -100,5 +106,6 @@ gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t counter_offset
             m->base);
 #endif
     m->ptr = (char *)m->base + chosen * GS_LINE_BYTES;
+    m->bytes -= chosen * GS_LINE_BYTES; /* the buffer still ends where the allocation does */
     return clear(dev, m);
 }
