@@ -8,13 +8,10 @@
 # way at 10^10). Run from the repository root on the GPU machine; CSVs and logs under
 # $OUT/auto_order.
 set -u
-B=build-trace
+
 D="$OUT/auto_order"
 mkdir -p "$D"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGRIDSYNC_OPENCL=OFF \
-    -DBUILD_TESTING=OFF -DCMAKE_C_FLAGS=-DGS_PLACE_TRACE=1 >"$D/configure.log" 2>&1 &&
-    cmake --build "$B" -j "$(nproc)" >"$D/build.log" 2>&1 || { tail -20 "$D/build.log"; exit 1; }
-CLI=$(find "$B/tools" -type f -name gridsync -perm -u+x | head -1)
+CLI=$(bash bench/micro/build_trace.sh "$D") || exit 1
 summary() {
     python3 - "$1" <<'PY'
 import csv, sys

@@ -33,20 +33,11 @@
 #include "gridsync/cuda.cuh"
 #include "gridsync/host_cuda.h"
 
+#include "pi_app_kernel.cuh"
 #include "pi_step.h"
 
 #define GROUPS 1056u
 #define BLOCK 256u
-
-__global__ void __launch_bounds__(1024)
-    k_app(gs_word *state, gs_word *ticket, double *scratch, double *partials, double *result,
-          unsigned long long steps, unsigned way)
-{
-    gs_grid g;
-    if (way == GSP_WAY_BARRIER)
-        g = gs_grid_begin_flip(state); /* as the app's (apps/pi/pi_cuda.cu) */
-    gsp_kernel(&g, ticket, scratch, partials, result, steps, way);
-}
 
 __global__ void __launch_bounds__(1024) k_late(gs_word *state, double *scratch, double *partials,
                                                double *result, unsigned long long steps)

@@ -8,13 +8,10 @@
 # Then bench/micro/pi_tail.cu. Run from the repository root on the GPU machine; CSVs and
 # logs in $OUT/place_lines.tar.gz.
 set -u
-B=build-trace
+B=build-trace # build_trace.sh's
 D="$OUT/place_lines"
 mkdir -p "$D"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGRIDSYNC_OPENCL=OFF \
-    -DBUILD_TESTING=OFF -DCMAKE_C_FLAGS=-DGS_PLACE_TRACE=1 >"$D/configure.log" 2>&1 &&
-    cmake --build "$B" -j "$(nproc)" >"$D/build.log" 2>&1 || { tail -20 "$D/build.log"; exit 1; }
-CLI=$(find "$B/tools" -type f -name gridsync -perm -u+x | head -1)
+CLI=$(bash bench/micro/build_trace.sh "$D") || exit 1
 for k in 0 1 2 3 4 5 6 7; do
     GS_PLACE_FORCE=$k timeout 120 "$CLI" bench jacobi --backend cuda --form sync --algo cg,flip --groups 132,264 \
         --sizes 512:20000,1024:5000 --repeats 5 --csv "$D/line$k.csv" >/dev/null 2>"$D/line$k.log"
