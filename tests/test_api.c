@@ -324,6 +324,29 @@ static void state_bytes_grow_with_groups(void **state)
     assert_true(small >= 10 * 128 && large > small);
 }
 
+/* auto is flip up to GS_AUTO_FLIP_PER_CU groups per compute unit and the tree above, as
+ * gridsync/protocols.h documents, on every back end. */
+static void auto_by_groups_per_unit(void **state)
+{
+    (void)state;
+    gs_device_info info;
+    assert_int_equal(gs_device_get_info(dev, &info), GS_OK);
+    unsigned cus = info.compute_units ? info.compute_units : 1u,
+             flip_most = GS_AUTO_FLIP_PER_CU * cus;
+    const struct {
+        unsigned groups;
+        gs_algo chosen;
+    } cases[] = {{1u, GS_ALGO_FLIP}, {flip_most, GS_ALGO_FLIP}, {flip_most + 1u, GS_ALGO_TREE}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        gs_barrier *b = NULL;
+        gs_algo algo = GS_ALGO_AUTO;
+        assert_int_equal(gs_barrier_create(dev, GS_ALGO_AUTO, cases[i].groups, &b), GS_OK);
+        assert_int_equal(gs_barrier_get_algo(b, &algo), GS_OK);
+        assert_int_equal(algo, cases[i].chosen);
+        assert_int_equal(gs_barrier_destroy(b), GS_OK);
+    }
+}
+
 /* OpenCL: occupancy discovery finds the groups that run at once (PoCL: its workers,
  * which it also reports as compute units); elsewhere the bound is exact already. */
 static void discovery(void **state)
@@ -368,6 +391,7 @@ int main(void)
         cmocka_unit_test(unsupported),
         cmocka_unit_test(too_many_groups),
         cmocka_unit_test(state_bytes_grow_with_groups),
+        cmocka_unit_test(auto_by_groups_per_unit),
         cmocka_unit_test(discovery),
         cmocka_unit_test(failed_open_clears_out),
         cmocka_unit_test(relaunch_thread_budget),
