@@ -502,6 +502,7 @@ int main(void)
     };
 #endif
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    gsj_release(); /* the grids the CUDA back end kept, before the device goes */
     gs_device_close(dev);
     return rc;
 }
