@@ -125,12 +125,10 @@ static gs_status allow_shared(gsj_session *s, const void *kernel)
 
 /* The grids of a finished configuration, kept for the next one of the same side on the
  * same GPU (gsj_release frees them): every method of a size then runs on the same memory,
- * as a user's solver would. Each configuration allocating its own, the grids landed
- * wherever earlier configurations had left the allocator, and that moved a run by more
- * than what told the methods apart: flip's kernel on the same state line took 59.91 ms
- * at 512^2 x 20000 on 132 blocks where it ran before cluster's configuration and 60.35
- * after it (0.7%; at 264 blocks 0.5% the other way; H200,
- * bench/results/h200/fourteenth/auto_order.txt). */
+ * as one user's solver does. Where the grids lie moves a run: flip's kernel on the same
+ * state line took 59.87 ms at 512^2 x 20000 on 132 blocks in one process and 60.39 in
+ * another (0.9%, H200, bench/results/h200/fourteenth/auto_order.txt), as much as some
+ * methods differ. */
 static struct {
     std::mutex lock;
     int ordinal;
