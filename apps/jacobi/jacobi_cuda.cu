@@ -125,10 +125,10 @@ static gs_status allow_shared(gsj_session *s, const void *kernel)
 
 /* The grids of a finished configuration, kept for the next one of the same side on the
  * same GPU (gsj_release frees them): every method of a size then runs on the same memory,
- * as one user's solver does. Where the grids lie moves a run: flip's kernel on the same
- * state line took 59.87 ms at 512^2 x 20000 on 132 blocks in one process and 60.39 in
- * another (0.9%, H200, bench/results/h200/fourteenth/auto_order.txt), as much as some
- * methods differ. */
+ * as one user's solver does, and where the grids lie is one less thing that differs
+ * between the methods compared. (A run moves from process to process by as much as some
+ * methods differ: flip's kernel took 59.87 and 60.39 ms at 512^2 x 20000 on 132 blocks in
+ * two processes on an H200, bench/results/h200/fourteenth/auto_order.txt.) */
 static struct {
     std::mutex lock;
     int ordinal;
