@@ -7,11 +7,12 @@
  * 20000 on 132 blocks and 0.939 to 0.967 on 264 (bench/micro/jacobi_order.cu, hand-flip@k;
  * bench/results/h100/thirteenth/jacobi_order_where512.csv), and the best line at one grid
  * was the worst at the other. So when a flip barrier is made, the state is shifted by the
- * whole lines (up to GRIDSYNC_PLACE_LINES, within the lines the barrier allocated past it) that
- * put its counter where flip episodes of the barrier's own group count ran fastest:
- * place_probe.cu's kernel, timed in clock cycles inside it, GS_PLACE_PASSES passes over
- * the candidates, the fewest cycles of each. Best effort: a probe that cannot run (too many groups to be co-resident in
- * 32-thread blocks, a poll past its bound) leaves the state where it is. */
+ * whole lines (up to GRIDSYNC_PLACE_LINES, within the lines the barrier allocated past
+ * it) that put its counter where flip episodes of the barrier's own group count ran
+ * fastest: place_probe.cu's kernel, timed in clock cycles inside it, GS_PLACE_PASSES
+ * passes over the candidates, the fewest cycles of each. Best effort: a probe that cannot
+ * run (too many groups to be co-resident in 32-thread blocks, a poll past its bound)
+ * leaves the state where it is. */
 #include "cuda_internal.h"
 
 #if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE

@@ -74,23 +74,15 @@ static unsigned default_groups(const gs_device_info *d, const cli_options *o, un
 }
 
 /* The methods to run: the protocols (auto among them) and baselines the options name
- * that the app runs on this device, cluster last. Cluster's launches (blocks placed a
- * cluster at a time) move where the blocks of every later kernel land, for good: on an
- * H200 at 512^2 x 20000, flip's kernel took 60.39 ms on 132 blocks before cluster's
- * configuration and 61.24 after it (the same grids, the same state line), and 42.86 and
- * 42.46 ms on 264 (bench/results/h200/fourteenth/auto_order.txt). Last, it moves only the
- * next grid's configurations, all of them alike. */
+ * that the app runs on this device, in cli_algos's order (cluster after the other
+ * protocols: options.c says why). */
 static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
 {
     gs_algo named[GS_ALGO_COUNT_];
-    unsigned n = 0, k = cli_algos(o, dev, named), cluster = 0;
+    unsigned n = 0, k = cli_algos(o, dev, named);
     for (unsigned i = 0; i < k; ++i)
-        if (named[i] == GS_ALGO_CLUSTER)
-            cluster = gsj_method_supported(dev, named[i]);
-        else if (gsj_method_supported(dev, named[i]))
+        if (gsj_method_supported(dev, named[i]))
             out[n++] = named[i];
-    if (cluster)
-        out[n++] = GS_ALGO_CLUSTER;
     return n;
 }
 
