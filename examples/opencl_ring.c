@@ -1,6 +1,7 @@
 /* The OpenCL form of cuda_ring.cu: every work-group hands a value to the next one,
  * STEPS times, with a grid barrier between the steps, in one launch. The program is
- * gridsync's device source followed by this file's kernel. Build:
+ * gridsync's device source followed by this file's kernel (gs_opencl_build_program).
+ * Build:
  *     cc opencl_ring.c $(pkg-config --cflags --libs gridsync-opencl)
  * Exits 77 where there is no OpenCL device (what CTest reads as skipped). */
 #include <stdio.h>
@@ -29,26 +30,26 @@ static gs_status run(gs_device *dev, unsigned *host, unsigned *groups)
 {
     cl_context ctx;
     cl_command_queue q;
-    cl_device_id id;
+    cl_program p;
     cl_int err;
-    char opts[256];
+    char log[1024];
     size_t local = 16;
     gs_barrier *bar;
     gs_status s = gs_device_max_groups(dev, (unsigned)local, groups);
     if (s == GS_OK && *groups > GROUPS_MAX)
         *groups = GROUPS_MAX;
     if (s == GS_OK)
-        s = gs_opencl_handles(dev, &ctx, &q, &id);
+        s = gs_opencl_handles(dev, &ctx, &q, NULL);
     if (s == GS_OK)
-        s = gs_opencl_build_options(dev, opts, sizeof opts);
-    if (s == GS_OK)
-        s = gs_barrier_create(dev, GS_ALGO_FLIP, *groups, &bar);
-    if (s != GS_OK)
+        s = gs_opencl_build_program(dev, kernel_source, NULL, &p, log, sizeof log);
+    if (s != GS_OK) {
+        fprintf(stderr, "%s\n", log);
         return s;
-    const char *srcs[2] = {gs_opencl_device_source(), kernel_source};
-    cl_program p = clCreateProgramWithSource(ctx, 2, srcs, NULL, &err);
-    if (err != CL_SUCCESS || clBuildProgram(p, 1, &id, opts, NULL, NULL) != CL_SUCCESS)
-        return GS_ERR_BUILD;
+    }
+    if ((s = gs_barrier_create(dev, GS_ALGO_FLIP, *groups, &bar)) != GS_OK) {
+        clReleaseProgram(p);
+        return s;
+    }
     cl_kernel k = clCreateKernel(p, "relay", &err);
     for (unsigned i = 0; i < *groups; ++i)
         host[i] = i;

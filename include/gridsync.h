@@ -58,7 +58,7 @@ typedef enum gs_status {
     GS_ERR_TOO_MANY_GROUPS = 7, /* the grid exceeds the co-residency bound */
     GS_ERR_TIMEOUT = 8,         /* a barrier wait passed its deadline: see gs_barrier_abort_info */
     GS_ERR_NEEDS_RESET = 9,     /* the barrier was aborted; call gs_barrier_reset first */
-    GS_ERR_BUILD = 10,          /* the OpenCL program did not build: see gs_device_build_log */
+    GS_ERR_BUILD = 10,          /* an OpenCL program did not build (host_opencl.h: the logs) */
     GS_ERR_NATIVE = 11,         /* a CUDA/OpenCL/pthreads call failed: see gs_device_native_error */
     GS_ERR_BAD_STATE = 12,      /* the kernel found a barrier state of another grid or kind */
     GS_ERR_CHECK_FAILED = 13,   /* a built-in program computed a wrong result */

@@ -1,6 +1,7 @@
 /* tests/opencl_backend.c - what only the OpenCL back end has: the ordering fallback and
- * its override, the build options and log, the poll calibration, and the user-kernel
- * path of gridsync/host_opencl.h (build, launch, bounds, timeout, recovery).
+ * its override, the build options and log, the user's program build, the poll
+ * calibration, and the user-kernel path of gridsync/host_opencl.h (build, launch, bounds,
+ * timeout, recovery).
  * Runs on OpenCL device 0 (PoCL's CPU device in CI); exits 77 without one. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
@@ -53,25 +54,17 @@ typedef struct user_prog {
  * run-time choice of protocol does not compile right on PoCL 3.1. */
 static void build_user(gs_barrier *b, user_prog *u)
 {
-    cl_device_id id;
-    char options[512], base[256];
+    char options[256], log[8192];
     cl_int err;
     gs_algo algo;
-    assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, &id), GS_OK);
-    assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
+    assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, NULL), GS_OK);
     assert_int_equal(gs_barrier_get_algo(b, &algo), GS_OK);
-    snprintf(options, sizeof options, "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s",
-             base, gs_algo_name(algo), gs_algo_name(algo));
-    const char *parts[] = {gs_opencl_device_source(), user_kernel};
-    u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    err = clBuildProgram(u->prog, 1, &id, options, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(u->prog, id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    snprintf(options, sizeof options, "-DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s",
+             gs_algo_name(algo), gs_algo_name(algo));
+    gs_status s = gs_opencl_build_program(dev, user_kernel, options, &u->prog, log, sizeof log);
+    if (s != GS_OK)
         print_error("%s\n", log);
-    }
-    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(s, GS_OK);
     u->k = clCreateKernel(u->prog, "user", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->data = clCreateBuffer(u->ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
@@ -127,6 +120,62 @@ static void ordering_and_options(void **state)
     assert_non_null(strstr(log, "built"));
     assert_non_null(gs_opencl_device_source());
     assert_non_null(strstr(gs_opencl_device_source(), "gs_sync"));
+}
+
+/* gs_opencl_build_program: gridsync's text and options, then the user's; the user's
+ * lines as the compiler numbers them; its failures. */
+static const char *optioned_kernel = "#ifndef WANTED\n"
+                                     "#error WANTED was not defined\n"
+                                     "#endif\n"
+                                     "__kernel void k(__global gs_word *state) {\n"
+                                     "    gs_grid g = gs_grid_begin_flip(state);\n"
+                                     "    (void)gs_sync_flip(&g);\n"
+                                     "}\n";
+static const char *broken_kernel = "__kernel void k(__global uint *p) {\n"
+                                   "    p[0] = 1u;\n"
+                                   "    p[1] = no_such_name;\n"
+                                   "}\n";
+
+static void build_program(void **state)
+{
+    (void)state;
+    cl_program p = (cl_program)&p;
+    char log[4096];
+    cl_int err;
+    assert_int_equal(
+        gs_opencl_build_program(dev, optioned_kernel, "-DWANTED=1", &p, log, sizeof log), GS_OK);
+    assert_non_null(p);
+    assert_string_equal(log, "");
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    /* the user's options reach the compiler: without them the #error fires */
+    assert_int_equal(gs_opencl_build_program(dev, optioned_kernel, NULL, &p, log, sizeof log),
+                     GS_ERR_BUILD);
+    assert_null(p);
+    assert_non_null(strstr(log, "WANTED was not defined"));
+    /* the undeclared name is on the user's line 3, whatever gridsync's text ahead of it */
+    assert_int_equal(gs_opencl_build_program(dev, broken_kernel, NULL, &p, log, sizeof log),
+                     GS_ERR_BUILD);
+    assert_null(p);
+    if (strstr(log, ":3:") == NULL)
+        print_error("log: %s\n", log);
+    assert_non_null(strstr(log, ":3:"));
+    /* a log of one byte is terminated; no log at all is allowed */
+    log[0] = 'x';
+    assert_int_equal(gs_opencl_build_program(dev, broken_kernel, NULL, &p, log, 1), GS_ERR_BUILD);
+    assert_int_equal(log[0], '\0');
+    assert_int_equal(gs_opencl_build_program(dev, broken_kernel, NULL, &p, NULL, 64), GS_ERR_BUILD);
+    /* refusals */
+    p = (cl_program)&p;
+    assert_int_equal(gs_opencl_build_program(dev, NULL, NULL, &p, log, sizeof log),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_null(p);
+    assert_int_equal(gs_opencl_build_program(dev, optioned_kernel, NULL, NULL, log, sizeof log),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_opencl_build_program(NULL, optioned_kernel, NULL, &p, log, sizeof log),
+                     GS_ERR_INVALID_ARGUMENT);
 }
 
 static void forced_orderings(void **state)
@@ -288,6 +337,10 @@ static void other_backend_refused(void **state)
     assert_int_equal(gs_opencl_build_options(cpu, options, sizeof options),
                      GS_ERR_INVALID_ARGUMENT);
     assert_int_equal(gs_opencl_handles(cpu, &ctx, NULL, NULL), GS_ERR_INVALID_ARGUMENT);
+    cl_program p = (cl_program)&ctx;
+    assert_int_equal(gs_opencl_build_program(cpu, "__kernel void k(void) {}", NULL, &p, NULL, 0),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_null(p);
     gs_device_close(cpu);
 }
 
@@ -320,6 +373,7 @@ int main(void)
         block = info.max_group_size;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ordering_and_options),
+        cmocka_unit_test(build_program),
         cmocka_unit_test(calibration),
         cmocka_unit_test(bounds),
         cmocka_unit_test(user_kernel_every_protocol),

@@ -49,7 +49,6 @@ static const char *kernel_source =
 static gs_device *dev;
 static cl_context ctx;
 static cl_command_queue queue;
-static cl_device_id device;
 static cl_kernel kernel;
 static cl_program program;
 
@@ -58,16 +57,14 @@ static int setup(void **unused)
     (void)unused;
     if (gs_device_open(GS_BACKEND_OPENCL, 0, &dev) != GS_OK)
         return -1;
-    if (gs_opencl_handles(dev, &ctx, &queue, &device) != GS_OK)
+    if (gs_opencl_handles(dev, &ctx, &queue, NULL) != GS_OK)
         return -1;
-    char options[1024];
-    const char *sources[2] = {gs_opencl_device_source(), kernel_source};
+    char log[4096];
     cl_int err;
-    if (gs_opencl_build_options(dev, options, sizeof options) != GS_OK)
+    if (gs_opencl_build_program(dev, kernel_source, NULL, &program, log, sizeof log) != GS_OK) {
+        fprintf(stderr, "%s\n", log);
         return -1;
-    program = clCreateProgramWithSource(ctx, 2, sources, NULL, &err);
-    if (err != CL_SUCCESS || clBuildProgram(program, 1, &device, options, NULL, NULL) != CL_SUCCESS)
-        return -1;
+    }
     kernel = clCreateKernel(program, "wave", &err);
     return err == CL_SUCCESS ? 0 : -1;
 }

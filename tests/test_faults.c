@@ -179,20 +179,15 @@ static void oversubscribed_raw_launch(void **state)
     assert_int_equal(gs_device_max_groups(dev, block, &bound), GS_OK);
     cl_context ctx;
     cl_command_queue q;
-    cl_device_id id;
-    char options[256];
-    assert_int_equal(gs_opencl_handles(dev, &ctx, &q, &id), GS_OK);
+    assert_int_equal(gs_opencl_handles(dev, &ctx, &q, NULL), GS_OK);
     unsigned n = bound + 1;
     gs_barrier *b;
     cl_mem st;
     assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, n, &b), GS_OK);
     /* The kernel names its protocol (gs_sync_flip), as PoCL needs. */
-    assert_int_equal(gs_opencl_build_options(dev, options, sizeof options), GS_OK);
-    const char *parts[] = {gs_opencl_device_source(), user_kernel};
     cl_int err;
-    cl_program prog = clCreateProgramWithSource(ctx, 2, parts, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    assert_int_equal(clBuildProgram(prog, 1, &id, options, NULL, NULL), CL_SUCCESS);
+    cl_program prog;
+    assert_int_equal(gs_opencl_build_program(dev, user_kernel, NULL, &prog, NULL, 0), GS_OK);
     cl_kernel k = clCreateKernel(prog, "user", &err);
     assert_int_equal(err, CL_SUCCESS);
 

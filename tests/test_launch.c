@@ -200,24 +200,17 @@ static cl_user *cl_for(gs_algo a)
     cl_user *u = &cl_users[a];
     if (u->mp)
         return u;
-    cl_device_id id;
-    char base[256], options[512];
+    char options[512];
+    static char log[16384];
     cl_int err;
-    assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, &id), GS_OK);
-    assert_int_equal(gs_opencl_build_options(dev, base, sizeof base), GS_OK);
+    assert_int_equal(gs_opencl_handles(dev, &u->ctx, &u->q, NULL), GS_OK);
     snprintf(options, sizeof options,
-             "%s -DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s -DUSER_ARRIVE=gs_arrive_%s "
+             "-DUSER_BEGIN=gs_grid_begin_%s -DUSER_SYNC=gs_sync_%s -DUSER_ARRIVE=gs_arrive_%s "
              "-DUSER_WAIT=gs_wait_token_%s%s%s",
-             base, gs_algo_name(a), gs_algo_name(a), gs_algo_name(a), gs_algo_name(a),
+             gs_algo_name(a), gs_algo_name(a), gs_algo_name(a), gs_algo_name(a),
              has_last(a) ? " -DUSER_LAST=gs_arrive_last_" : "", has_last(a) ? gs_algo_name(a) : "");
-    const char *parts[] = {gs_opencl_device_source(), cl_source};
-    u->prog = clCreateProgramWithSource(u->ctx, 2, parts, NULL, &err);
-    assert_int_equal(err, CL_SUCCESS);
-    if (clBuildProgram(u->prog, 1, &id, options, NULL, NULL) != CL_SUCCESS) {
-        static char log[16384];
-        clGetProgramBuildInfo(u->prog, id, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    if (gs_opencl_build_program(dev, cl_source, options, &u->prog, log, sizeof log) != GS_OK)
         fail_msg("the test's OpenCL program (%s) did not build:\n%s", gs_algo_name(a), log);
-    }
     u->mp = clCreateKernel(u->prog, "mp", &err);
     assert_int_equal(err, CL_SUCCESS);
     u->idle = clCreateKernel(u->prog, "idle", &err);

@@ -84,21 +84,11 @@ static gs_status cl_fail(gsj_session *s, cl_int err, const char *what)
 /* gridsync's source, then the app's, built with gridsync's options for this device. */
 static gs_status build(gsj_session *s, cl_impl *m)
 {
-    char opts[512];
-    cl_int err;
-    gs_status st = gs_opencl_build_options(s->dev, opts, sizeof opts);
+    char log[160];
+    gs_status st =
+        gs_opencl_build_program(s->dev, gsj_cl_source, NULL, &m->program, log, sizeof log);
     if (st != GS_OK)
-        return gsj_fail(s, st, "gs_opencl_build_options");
-    const char *srcs[2] = {gs_opencl_device_source(), gsj_cl_source};
-    m->program = clCreateProgramWithSource(m->ctx, 2, srcs, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clCreateProgramWithSource");
-    err = clBuildProgram(m->program, 1, &m->id, opts, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[120] = "";
-        clGetProgramBuildInfo(m->program, m->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        return gsj_fail(s, GS_ERR_BUILD, "clBuildProgram (%d): %s", (int)err, log);
-    }
+        return gsj_fail(s, st, "gs_opencl_build_program: %s", log);
     return GS_OK;
 }
 

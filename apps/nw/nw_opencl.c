@@ -65,22 +65,13 @@ static gs_status cl_fail(nw_session *s, cl_int err, const char *what)
 /* gridsync's source, then the app's, with gridsync's options and the tile side. */
 static gs_status build(nw_session *s, cl_impl *m)
 {
-    char opts[600];
-    cl_int err;
-    gs_status st = gs_opencl_build_options(s->dev, opts, sizeof opts - 16);
+    char log[160];
+    char opts[32];
+    snprintf(opts, sizeof opts, "-DNW_B=%u", s->cfg->tile);
+    gs_status st =
+        gs_opencl_build_program(s->dev, nw_cl_source, opts, &m->program, log, sizeof log);
     if (st != GS_OK)
-        return nw_fail(s, st, "gs_opencl_build_options");
-    snprintf(opts + strlen(opts), 16, " -DNW_B=%u", s->cfg->tile);
-    const char *srcs[2] = {gs_opencl_device_source(), nw_cl_source};
-    m->program = clCreateProgramWithSource(m->ctx, 2, srcs, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clCreateProgramWithSource");
-    err = clBuildProgram(m->program, 1, &m->id, opts, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[160] = "";
-        clGetProgramBuildInfo(m->program, m->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        return nw_fail(s, GS_ERR_BUILD, "clBuildProgram (%d): %s", (int)err, log);
-    }
+        return nw_fail(s, st, "gs_opencl_build_program: %s", log);
     return GS_OK;
 }
 

@@ -26,23 +26,15 @@ static gs_status cl_fail(gsp_session *s, cl_int err, const char *what)
     return gsp_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
 }
 
+/* gridsync's source, then the app's, built with gridsync's options; its one kernel. */
 static gs_status build(gsp_session *s, cl_impl *m)
 {
-    char opts[512];
+    char log[160];
     cl_int err;
-    gs_status st = gs_opencl_build_options(s->dev, opts, sizeof opts);
+    gs_status st =
+        gs_opencl_build_program(s->dev, gsp_cl_source, NULL, &m->program, log, sizeof log);
     if (st != GS_OK)
-        return gsp_fail(s, st, "gs_opencl_build_options");
-    const char *srcs[2] = {gs_opencl_device_source(), gsp_cl_source};
-    m->program = clCreateProgramWithSource(m->ctx, 2, srcs, NULL, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clCreateProgramWithSource");
-    err = clBuildProgram(m->program, 1, &m->id, opts, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[120] = "";
-        clGetProgramBuildInfo(m->program, m->id, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        return gsp_fail(s, GS_ERR_BUILD, "clBuildProgram (%d): %s", (int)err, log);
-    }
+        return gsp_fail(s, st, "gs_opencl_build_program: %s", log);
     m->kernel = clCreateKernel(m->program, "gsp_pi", &err);
     return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clCreateKernel(gsp_pi)");
 }

@@ -19,24 +19,20 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
 {
     cl_context ctx;
     cl_command_queue q;
-    cl_device_id id;
-    char opts[512];
+    cl_program p = NULL;
+    char log[160];
     cl_int err = CL_SUCCESS;
     size_t groups = c->groups, size = c->group_size, n = groups * size;
-    gs_status st = gs_opencl_handles(dev, &ctx, &q, &id);
-    if (st == GS_OK)
-        st = gs_opencl_build_options(dev, opts, sizeof opts);
+    gs_status st = gs_opencl_handles(dev, &ctx, &q, NULL);
     if (st != GS_OK) {
         gst_fail(error, "gs_opencl_handles: %s", gs_status_string(st));
         return st;
     }
-    const char *srcs[2] = {gs_opencl_device_source(), gst_cl_source};
-    cl_program p = clCreateProgramWithSource(ctx, 2, srcs, NULL, &err);
-    if (err == CL_SUCCESS && (err = clBuildProgram(p, 1, &id, opts, NULL, NULL)) != CL_SUCCESS)
-        st = fail(error, err, "clBuildProgram");
-    cl_kernel k = err == CL_SUCCESS
-                      ? clCreateKernel(p, c->sync ? "gst_test_sync" : "gst_test_nosync", &err)
-                      : NULL;
+    if ((st = gs_opencl_build_program(dev, gst_cl_source, NULL, &p, log, sizeof log)) != GS_OK) {
+        gst_fail(error, "gs_opencl_build_program: %s", log);
+        return st;
+    }
+    cl_kernel k = clCreateKernel(p, c->sync ? "gst_test_sync" : "gst_test_nosync", &err);
     cl_uint zero = 0;
     cl_mem scratch = NULL, tmp = NULL, dout = NULL;
     if (err == CL_SUCCESS)

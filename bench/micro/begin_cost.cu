@@ -13,6 +13,7 @@
 
 #include "gridsync/cuda.cuh"
 #include "gridsync/host_cuda.h"
+#include "timing.cuh"
 
 __global__ void k_plain(gs_word *) {}
 __global__ void k_begin(gs_word *state)
@@ -42,9 +43,7 @@ int main()
     }
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    bench_stream_events(&s, &e0, &e1);
     const void *kernels[] = {(const void *)k_plain, (const void *)k_begin, (const void *)k_sync,
                              (const void *)k_sync4};
     const char *names[] = {"plain", "begin", "begin+sync", "begin+4sync"};

@@ -64,6 +64,7 @@
 #include "jacobi_kernels.cuh"
 
 #include "hand_barriers.cuh"
+#include "timing.cuh"
 
 /* stamped's buffer: [group][iteration][enter, leave] in global-timer ns */
 __device__ unsigned long long *g_stamps;
@@ -250,9 +251,7 @@ int main()
                 return 1;
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    bench_stream_events(&s, &e0, &e1);
     int failed = 0;
     printf("n,iters,groups,variant,median_ms,min_ms,max_ms,x_cg,rounds,check\n");
     for (auto z : sizes) {

@@ -49,6 +49,7 @@
 
 #include "pi_app_kernel.cuh"
 #include "pi_step.h"
+#include "timing.cuh"
 
 #define GROUPS 1056u
 #define BLOCK 256u
@@ -305,9 +306,7 @@ int main()
         return 1;
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    bench_stream_events(&s, &e0, &e1);
     cudaEvent_t done; /* as the library's untimed launch records after the kernel */
     cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
     unsigned *ticket;

@@ -35,6 +35,7 @@
 
 #include "pi_app_kernel.cuh"
 #include "pi_step.h"
+#include "timing.cuh"
 
 #define GROUPS 1056u
 #define BLOCK 256u
@@ -105,9 +106,7 @@ int main(int argc, char **argv)
     }
     cudaStream_t s;
     cudaEvent_t e0, e1;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
+    bench_stream_events(&s, &e0, &e1);
     gs_word *ticket;
     double *scratch, *partials, *result, *host;
     cudaMalloc(&ticket, sizeof(gs_word));

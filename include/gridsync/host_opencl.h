@@ -3,7 +3,8 @@
  *
  * A user program is gs_opencl_device_source() (the shim and every protocol, as one
  * text) followed by the user's kernels, built with gs_opencl_build_options() in the
- * context returned by gs_opencl_handles(). A kernel takes the barrier state as a
+ * context returned by gs_opencl_handles(); gs_opencl_build_program does all of that in
+ * one call. A kernel takes the barrier state as a
  * `__global gs_word *` argument (pass the cl_mem from gs_barrier_native) and names its
  * protocol:
  *     gs_grid g = gs_grid_begin_flip(state);
@@ -18,15 +19,11 @@
  * gs_barrier_collect gives the status), which refuse a grid that cannot be co-resident
  * and turn a barrier abort into GS_ERR_TIMEOUT and friends:
  *
- *     gs_device *dev; gs_barrier *bar; cl_context ctx; cl_command_queue q; cl_device_id id;
- *     char opts[256]; void *state;
+ *     gs_device *dev; gs_barrier *bar; cl_program p; char log[512]; void *state;
  *     gs_device_open(GS_BACKEND_OPENCL, 0, &dev);
- *     gs_opencl_handles(dev, &ctx, &q, &id);
  *     gs_barrier_create(dev, GS_ALGO_FLIP, groups, &bar);
- *     gs_opencl_build_options(dev, opts, sizeof opts);
- *     const char *srcs[2] = {gs_opencl_device_source(), my_kernels};
- *     cl_program p = clCreateProgramWithSource(ctx, 2, srcs, NULL, &err);
- *     clBuildProgram(p, 1, &id, opts, NULL, NULL);
+ *     if (gs_opencl_build_program(dev, my_kernels, NULL, &p, log, sizeof log) != GS_OK)
+ *         fprintf(stderr, "%s\n", log);
  *     cl_kernel k = clCreateKernel(p, "my_kernel", &err);
  *     gs_barrier_native(bar, &state);
  *     cl_mem m = (cl_mem)state;
@@ -67,6 +64,19 @@ GS_API gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t
  * ordering built; else why the stronger orderings did not (often just one line).
  * Never NULL on GS_OK; valid until gs_device_close. */
 GS_API gs_status gs_opencl_build_log(const gs_device *dev, const char **log);
+
+/* Builds the user's kernels for the device: gs_opencl_device_source(), then `source`
+ * (its lines numbered from 1 in the compiler's messages, as in the user's own file),
+ * in the device's context, with gs_opencl_build_options() followed by `options` (NULL
+ * or the user's own, e.g. "-DTILE=16"). *out receives the program, the caller's to
+ * release (clReleaseProgram); NULL on failure. `log` (may be NULL) receives, cut to
+ * log_size - 1 bytes and terminated, the compiler's log after GS_ERR_BUILD and a line
+ * saying what failed after any other status; "" on GS_OK. GS_ERR_INVALID_ARGUMENT for a
+ * NULL source or out, a device of another back end, or options the compiler refuses;
+ * GS_ERR_OUT_OF_MEMORY; GS_ERR_NATIVE when another OpenCL call fails; gridsync's own
+ * program's status where it did not build on the device. */
+GS_API gs_status gs_opencl_build_program(gs_device *dev, const char *source, const char *options,
+                                         cl_program *out, char *log, size_t log_size);
 
 /* The device's context, in-order profiling queue and device id. Any out-pointer may
  * be NULL. */

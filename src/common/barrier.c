@@ -160,10 +160,6 @@ static unsigned default_first_poll(const gs_device *dev, unsigned groups)
                : 0u;
 }
 
-/* The lines a flip state may be shifted by to place its counter (GRIDSYNC_PLACE_LINES;
- * src/cuda/place_cuda.c measured why). */
-#define GS_PLACE_LINES_DEFAULT 8u
-
 gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out)
 {
     return gs_barrier_create_with(dev, algo, groups, NULL, out);
@@ -214,7 +210,7 @@ gs_status gs_barrier_create_with(gs_device *dev, gs_algo algo, unsigned groups,
     b->bytes = (size_t)GS_STATE_LINES(groups, b->leaves) * GS_LINE_BYTES;
     unsigned place = 0; /* candidate starts for the counter's placement: 0, 1 none */
     if (algo == GS_ALGO_FLIP && dev->ops->place_counter) {
-        place = GS_PLACE_LINES_DEFAULT;
+        place = GS_PLACE_LINES_DEFAULT; /* src/cuda/place_cuda.c measured why */
         (void)gs_knob_uint(GS_KNOB_PLACE_LINES, &place);
     }
     /* a placed state gets its candidate lines past it; the placement keeps what it uses */

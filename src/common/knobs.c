@@ -11,7 +11,8 @@ static const struct {
     unsigned long lo, hi;
     const char *range; /* "lo to hi", what a number knob takes */
 } knobs[GS_KNOB_COUNT_] = {
-#define GS_KNOB_ROW_(ID, var, lo, hi, def, meaning) {var, lo, hi, #lo " to " #hi},
+#define GS_KNOB_ROW_(ID, var, lo, hi, def, meaning) \
+    {var, lo, hi, GS_KNOB_STR(lo) " to " GS_KNOB_STR(hi)},
     GS_KNOBS(GS_KNOB_ROW_)
 #undef GS_KNOB_ROW_
 };

@@ -12,6 +12,15 @@
 #ifndef GRIDSYNC_KNOBS_H
 #define GRIDSYNC_KNOBS_H
 
+/* GRIDSYNC_PLACE_LINES's default and largest value: barrier.c allocates room for the
+ * candidates, src/cuda/place_cuda.c probes them. */
+#define GS_PLACE_LINES_DEFAULT 8
+#define GS_PLACE_LINES_MAX 17
+
+/* A knob's number as text, after its macros have expanded. */
+#define GS_KNOB_STR_(x) #x
+#define GS_KNOB_STR(x) GS_KNOB_STR_(x)
+
 /* X(ID, variable, min, max, default, meaning). min/max bound a number; for a knob that
  * takes names, the values the names map to; 0, 0 for a knob that takes text. */
 #define GS_KNOBS(X)                                                                             \
@@ -37,7 +46,8 @@
       "CUDA: 0 up to 2 groups per SM, else 16 per group per SM",                                \
       "ns flip's representative sleeps between its arrival and its first poll (option "         \
       "first_poll_ns)")                                                                         \
-    X(PLACE_LINES, "GRIDSYNC_PLACE_LINES", 0, 17, "8",                                          \
+    X(PLACE_LINES, "GRIDSYNC_PLACE_LINES", 0, GS_PLACE_LINES_MAX,                               \
+      GS_KNOB_STR(GS_PLACE_LINES_DEFAULT),                                                      \
       "CUDA: how many starts, a line apart from its allocation's first, a flip state's "        \
       "placement tries when the barrier is made, keeping the one whose counter ran a probe's "  \
       "episodes fastest; 0 or 1: none")                                                         \

@@ -15,6 +15,8 @@
  * leaves the state where it is. */
 #include "cuda_internal.h"
 
+#include "common/knobs.h"
+
 #if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
 #include <stdio.h> /* an experiment's build only (bench/micro/auto_order.sh): each probe's time */
 #include <stdlib.h>
@@ -25,7 +27,6 @@
 #define GS_PLACE_ROUNDS 272u
 #define GS_PLACE_WARM 16u
 #define GS_PLACE_PASSES 3u
-#define GS_PLACE_MAX_LINES 17u /* GRIDSYNC_PLACE_LINES's largest (src/common/knobs.h) */
 
 /* The clock cycles of one probe's timed episodes at `line` (0: it could not run). */
 static gs_status probe(gs_device *dev, unsigned *line, unsigned groups, float *cycles)
@@ -62,14 +63,14 @@ static gs_status clear(gs_device *dev, gs_mem *m)
 gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t state_bytes,
                                 size_t counter_offset, unsigned groups, unsigned lines)
 {
-    float best[GS_PLACE_MAX_LINES]; /* each line's fewest cycles over the passes */
+    float best[GS_PLACE_LINES_MAX]; /* each line's fewest cycles over the passes */
     if (m->bytes < state_bytes || counter_offset + 3u * sizeof(unsigned) > state_bytes)
         return GS_ERR_INVALID_ARGUMENT;
     size_t room = (m->bytes - state_bytes) / GS_LINE_BYTES + 1u; /* starts the buffer holds */
     if (lines > room)
         lines = (unsigned)room;
-    if (lines > GS_PLACE_MAX_LINES)
-        lines = GS_PLACE_MAX_LINES;
+    if (lines > GS_PLACE_LINES_MAX)
+        lines = GS_PLACE_LINES_MAX;
     if (groups < 2u || lines < 2u)
         return GS_OK;
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);

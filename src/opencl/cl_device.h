@@ -1,7 +1,8 @@
 /* src/opencl/cl_device.h - the OpenCL device and the bottom layer (native.c) that every
  * file of the back end shares. The files depend one way, each only on those below it:
  *   device_opencl.c  the gs_backend_ops table: memory, launch, bounds (opencl_internal.h)
- *   enumerate.c discover.c user_launch.c  open/close, discovery, the public functions
+ *   enumerate.c discover.c user_program.c user_launch.c  open/close, discovery, the
+ *                    public functions
  *   build.c          the program build with its ordering fallback (cl_build.h)
  *   calibrate.c      polls per millisecond, for the device-side deadline (cl_build.h)
  *   native.c         OpenCL error names and event timing (this header) */

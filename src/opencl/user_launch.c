@@ -1,6 +1,7 @@
 /* src/opencl/user_launch.c - gridsync/host_opencl.h: what a user who writes OpenCL
- * kernels of their own needs: the device source, the build options, the handles, and
- * a launch that knows the co-residency bound and reads the barrier's abort line. */
+ * kernels of their own needs to run them: the handles, the poll calibration, and a
+ * launch that knows the co-residency bound and reads the barrier's abort line (the
+ * program they run is user_program.c's). */
 #include "opencl_internal.h"
 
 #include "gridsync/host_opencl.h"
@@ -8,54 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef GS_TEST_HOOKS
-/* A weakened library's build options define GS_TEST_HOOKS: its users' programs need the
- * hooks' text between the shim and the protocols, as its own programs have it (build.c). */
-static char *hooked_source;
-static pthread_once_t hooked_once = PTHREAD_ONCE_INIT;
-static void join_hooked_source(void)
-{
-    size_t a = strlen(gs_cl_shim_source), b = strlen(gs_cl_hooks_source);
-    size_t c = strlen(gs_cl_protocol_source);
-    hooked_source = malloc(a + b + c + 1);
-    if (hooked_source == NULL)
-        return;
-    memcpy(hooked_source, gs_cl_shim_source, a);
-    memcpy(hooked_source + a, gs_cl_hooks_source, b);
-    memcpy(hooked_source + a + b, gs_cl_protocol_source, c + 1);
-}
-const char *gs_opencl_device_source(void)
-{
-    pthread_once(&hooked_once, join_hooked_source);
-    return hooked_source ? hooked_source : gs_cl_device_source;
-}
-#else
-const char *gs_opencl_device_source(void) { return gs_cl_device_source; }
-#endif
-
-gs_status gs_opencl_build_options(const gs_device *dev, char *buf, size_t size)
-{
-    const gs_cl_device *d = gs_cl_const(dev);
-    size_t n;
-    if (!gs_cl_is_ours(dev) || buf == NULL)
-        return GS_ERR_INVALID_ARGUMENT;
-    if (d->build_status != GS_OK)
-        return d->build_status;
-    n = strlen(d->build_options);
-    if (n + 1 > size)
-        return GS_ERR_SMALL_BUFFER;
-    memcpy(buf, d->build_options, n + 1);
-    return GS_OK;
-}
-
-gs_status gs_opencl_build_log(const gs_device *dev, const char **log)
-{
-    if (!gs_cl_is_ours(dev) || log == NULL)
-        return GS_ERR_INVALID_ARGUMENT;
-    *log = gs_cl_const(dev)->build_log.text ? gs_cl_const(dev)->build_log.text : "";
-    return GS_OK;
-}
 
 gs_status gs_opencl_handles(const gs_device *dev, cl_context *ctx, cl_command_queue *queue,
                             cl_device_id *id)
