@@ -3,6 +3,7 @@
 #ifndef GSJ_BACKEND_H
 #define GSJ_BACKEND_H
 
+#include "appkit.h"
 #include "gridsync/host_local.h"
 #include "jacobi.h"
 
@@ -44,16 +45,9 @@ extern const gsj_backend gsj_opencl_backend;
 extern const gsj_backend gsj_cuda_backend;
 #endif
 
-/* The methods no gridsync barrier runs: the app's own baselines. */
-int gsj_is_baseline(gs_algo method);
-
 /* The form of the kernel a configuration runs: its form, or the sync form for the
  * relaunch baselines, which have none (they run the one-iteration kernel). */
 gsj_form gsj_kernel_form(const gsj_config *c);
-/* Whether gridsync runs protocol `algo` on this device; GS_ALGO_AUTO where both of
- * the protocols it chooses from run (gs_algo_supported says 0 for auto: the choice is
- * made at gs_barrier_create). */
-int gsj_protocol_runs(gs_device *dev, gs_algo algo);
 
 /* A barrier for the configuration's protocol (AUTO included) and grid, with its
  * timeout; records the protocol that runs and the state's size in the result. */

@@ -173,7 +173,7 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, thrd_t *thread
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
     return method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method, GSJ_FORM_SYNC) != NULL && gsj_protocol_runs(dev, method));
+           (persistent_of(method, GSJ_FORM_SYNC) != NULL && gsa_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,

@@ -14,6 +14,7 @@
 
 #include "gridsync/host_cuda.h"
 
+#include "appkit_cuda.cuh"
 #include "backend.h"
 #include "jacobi_kernels.cuh"
 
@@ -60,7 +61,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 {
     if (kernel_of(method, GSJ_FORM_SYNC) == NULL)
         return 0;
-    return gsj_is_baseline(method) || gsj_protocol_runs(dev, method);
+    return gsa_is_baseline(method) || gsa_protocol_runs(dev, method);
 }
 
 static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
@@ -80,7 +81,7 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form, 
     const void *k = kernel_of(method, form);
     if (k == NULL)
         return GS_ERR_UNSUPPORTED;
-    if (!gsj_is_baseline(method) && form != GSJ_FORM_LOCAL && form != GSJ_FORM_HALO)
+    if (!gsa_is_baseline(method) && form != GSJ_FORM_LOCAL && form != GSJ_FORM_HALO)
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
     int ordinal = 0, per_sm = 0, sms = 0;
     gs_status st = gs_cuda_ordinal(dev, &ordinal);
@@ -275,7 +276,7 @@ static gs_status cuda_open(gsj_session *s)
         return st;
     if (c->method == GS_ALGO_RELAUNCH_GRAPH)
         return capture(s, m);
-    if (gsj_is_baseline(c->method))
+    if (gsa_is_baseline(c->method))
         return GS_OK;
     if (gsj_kernel_form(c) == GSJ_FORM_LOCAL || gsj_kernel_form(c) == GSJ_FORM_HALO) {
         if ((st = gsj_kernel_form(c) == GSJ_FORM_HALO ? gsj_halo_open(s, &m->L)
@@ -307,14 +308,8 @@ static gs_status cuda_open(gsj_session *s)
 /* The time between the two events, once the second has happened. */
 static gs_status elapsed(gsj_session *s, cuda_impl *m, double *ns)
 {
-    float ms = 0.0f;
-    cudaError_t e = cudaEventSynchronize(m->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(&ms, m->start, m->stop);
-    if (e != cudaSuccess)
-        return cuda_fail(s, e, "the timed launches");
-    *ns = (double)ms * 1e6;
-    return GS_OK;
+    cudaError_t e = gsa_cuda_elapsed_ns(m->start, m->stop, ns);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "the timed launches");
 }
 
 /* The baselines, between two events on the app's stream. */
@@ -388,7 +383,7 @@ static gs_status cuda_run(gsj_session *s, double *ns)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
         return cuda_fail(s, e, "reloading the initial grid");
-    if (gsj_is_baseline(c->method))
+    if (gsa_is_baseline(c->method))
         return run_baseline(s, m, ns);
     if (m->L)
         return run_local(s, m, ns);

@@ -10,6 +10,7 @@
 
 #include "gridsync/host_opencl.h"
 
+#include "appkit_opencl.h"
 #include "backend.h"
 
 extern const char gsj_cl_source[]; /* jacobi_step.h ... jacobi_halo.h, jacobi.cl: embedded */
@@ -40,7 +41,7 @@ static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GS_ALGO_RELAUNCH)
         return 1;
-    return persistent_of(method, GSJ_FORM_SYNC) != NULL && gsj_protocol_runs(dev, method);
+    return persistent_of(method, GSJ_FORM_SYNC) != NULL && gsa_protocol_runs(dev, method);
 }
 
 static gs_status cl_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned group_size,
@@ -199,14 +200,8 @@ static gs_status cl_open(gsj_session *s)
 /* The span from the first event's start to the last one's end, in ns. */
 static gs_status span(gsj_session *s, cl_event first, cl_event last, double *ns)
 {
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clGetEventProfilingInfo");
-    *ns = (double)(t1 - t0);
-    return GS_OK;
+    cl_int err = gsa_cl_span_ns(first, last, ns);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* T launches of one iteration each, enqueued back to back as a user writes them. */

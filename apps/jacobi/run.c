@@ -6,11 +6,6 @@
 
 #include "backend.h"
 
-int gsj_is_baseline(gs_algo method)
-{
-    return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
-}
-
 int gsj_method_has_forms(gs_algo method)
 {
     return method != GS_ALGO_RELAUNCH && method != GS_ALGO_RELAUNCH_GRAPH;
@@ -37,21 +32,12 @@ const char *gsj_form_name(gsj_form form)
                                        : NULL;
 }
 
-int gsj_protocol_runs(gs_device *dev, gs_algo algo)
-{
-    if (algo == GS_ALGO_AUTO)
-        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
-    return !gsj_is_baseline(algo) && gs_algo_supported(dev, algo);
-}
-
 gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
 {
-    if (s->result->error[0] == '\0') { /* the first failure is the cause */
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    gsa_vnote(s->result->error, sizeof s->result->error, fmt, ap);
+    va_end(ap);
     return status;
 }
 
@@ -107,22 +93,9 @@ gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)
 
 gs_status gsj_barrier_open(gsj_session *s, gs_barrier **out)
 {
-    gs_barrier *b = NULL;
-    gs_status st = gs_barrier_create(s->dev, s->cfg->method, s->cfg->groups, &b);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_barrier_set_timeout(b, s->cfg->timeout_ms);
-    if (st == GS_OK)
-        st = gs_barrier_get_algo(b, &s->result->algo);
-    if (st == GS_OK)
-        st = gs_barrier_state_bytes(b, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (b)
-            gs_barrier_destroy(b);
-        return gsj_fail(s, st, "gs_barrier_create(%s, %u groups)", gs_algo_name(s->cfg->method),
-                        s->cfg->groups);
-    }
-    *out = b;
-    return GS_OK;
+    return gsa_barrier_open(s->dev, s->cfg->method, s->cfg->groups, s->cfg->timeout_ms, out,
+                            &s->result->algo, &s->result->state_bytes, s->result->error,
+                            sizeof s->result->error);
 }
 
 static const gsj_backend *backend_of(gs_device *dev)
@@ -184,12 +157,6 @@ gs_status gsj_group_memory(gs_device *dev, size_t *out)
     if (out == NULL)
         return GS_ERR_INVALID_ARGUMENT;
     return be == NULL ? GS_ERR_UNSUPPORTED : be->group_memory(dev, out);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 /* One run, then its result against the reference. */
@@ -257,7 +224,7 @@ gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)
         be->close(&s);
     }
     if (st == GS_OK && cfg->repeats) {
-        qsort(times, cfg->repeats, sizeof *times, cmp_double);
+        gsa_sort(times, cfg->repeats);
         out->ms_median = times[cfg->repeats / 2] / 1e6;
         out->ms_min = times[0] / 1e6;
         out->ms_max = times[cfg->repeats - 1] / 1e6;

@@ -3,6 +3,7 @@
 #ifndef NW_BACKEND_H
 #define NW_BACKEND_H
 
+#include "appkit.h"
 #include "nw.h"
 
 #ifdef __cplusplus
@@ -45,9 +46,6 @@ extern const nw_backend nw_cuda_backend;
 /* The byte every cell holds before a run: a matrix cell no tile wrote reads as
  * 0x80808080, far below any score. */
 #define NW_POISON 0x80
-
-/* Whether gridsync runs protocol `algo` here (auto: where flip and tree both run). */
-int nw_protocol_runs(gs_device *dev, gs_algo algo);
 
 /* The local variant as the kernels take it: NW_V_* and k. */
 void nw_variant_args(const nw_variant *v, unsigned *flags, unsigned *k);

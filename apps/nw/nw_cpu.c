@@ -95,7 +95,7 @@ static int cpu_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 {
     if (scheme == NW_RELAUNCH || scheme == NW_LOCAL || scheme == NW_LOCAL_TAGGED)
         return 1;
-    return scheme == NW_GLOBAL && global_of(protocol) != NULL && nw_protocol_runs(dev, protocol);
+    return scheme == NW_GLOBAL && global_of(protocol) != NULL && gsa_protocol_runs(dev, protocol);
 }
 
 static gs_status cpu_max_groups(gs_device *dev, nw_scheme scheme, gs_algo protocol, unsigned tile,

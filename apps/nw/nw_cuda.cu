@@ -11,6 +11,7 @@
 #include "gridsync/host_cuda.h"
 #include "gridsync/host_local.h"
 
+#include "appkit_cuda.cuh"
 #include "backend.h"
 #include "nw_kernels.cuh"
 
@@ -78,7 +79,7 @@ static int cuda_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 {
     if (scheme != NW_GLOBAL)
         return (unsigned)scheme < NW_SCHEME_COUNT_;
-    return global_of(16, protocol) != NULL && nw_protocol_runs(dev, protocol);
+    return global_of(16, protocol) != NULL && gsa_protocol_runs(dev, protocol);
 }
 
 static gs_status cuda_fail(nw_session *s, cudaError_t e, const char *what)
@@ -212,14 +213,8 @@ static gs_status cuda_open(nw_session *s)
 /* The time between the two events, once the second has happened. */
 static gs_status elapsed(nw_session *s, cuda_impl *m, double *ns)
 {
-    float ms = 0.0f;
-    cudaError_t e = cudaEventSynchronize(m->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(&ms, m->start, m->stop);
-    if (e != cudaSuccess)
-        return cuda_fail(s, e, "the timed launches");
-    *ns = (double)ms * 1e6;
-    return GS_OK;
+    cudaError_t e = gsa_cuda_elapsed_ns(m->start, m->stop, ns);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "the timed launches");
 }
 
 /* Everything but the global scheme, between two events on the app's stream. */

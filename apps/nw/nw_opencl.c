@@ -10,6 +10,7 @@
 #include "gridsync/host_local.h"
 #include "gridsync/host_opencl.h"
 
+#include "appkit_opencl.h"
 #include "backend.h"
 
 extern const char nw_cl_source[]; /* nw_tile.h + nw.cl, embedded at build time */
@@ -35,7 +36,7 @@ static int cl_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
     gs_device_info info; /* local-tagged's words are 64-bit atomics: an OpenCL extension */
     if (scheme == NW_LOCAL_TAGGED)
         return gs_device_get_info(dev, &info) == GS_OK && info.has_word64;
-    return scheme == NW_GLOBAL && global_of(protocol) != NULL && nw_protocol_runs(dev, protocol);
+    return scheme == NW_GLOBAL && global_of(protocol) != NULL && gsa_protocol_runs(dev, protocol);
 }
 
 static gs_status cl_max_groups(gs_device *dev, nw_scheme scheme, gs_algo protocol, unsigned tile,
@@ -160,14 +161,8 @@ static gs_status cl_open(nw_session *s)
 /* The span from the first event's start to the last one's end, in ns. */
 static gs_status span(nw_session *s, cl_event first, cl_event last, double *ns)
 {
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clGetEventProfilingInfo");
-    *ns = (double)(t1 - t0);
-    return GS_OK;
+    cl_int err = gsa_cl_span_ns(first, last, ns);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* 2R - 1 launches, one per anti-diagonal, each of its tiles' groups (at most cfg->groups),

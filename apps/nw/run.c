@@ -85,43 +85,20 @@ unsigned nw_variant_words(const nw_config *cfg, unsigned R)
     return nw_local_words(flags, k, R);
 }
 
-int nw_protocol_runs(gs_device *dev, gs_algo algo)
-{
-    if (algo == GS_ALGO_AUTO)
-        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
-    return algo != GS_ALGO_CG && algo != GS_ALGO_RELAUNCH && algo != GS_ALGO_RELAUNCH_GRAPH &&
-           gs_algo_supported(dev, algo);
-}
-
 gs_status nw_fail(nw_session *s, gs_status status, const char *fmt, ...)
 {
-    if (s->result->error[0] == '\0') { /* the first failure is the cause */
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    gsa_vnote(s->result->error, sizeof s->result->error, fmt, ap);
+    va_end(ap);
     return status;
 }
 
 gs_status nw_barrier_open(nw_session *s, gs_barrier **out)
 {
-    gs_barrier *b = NULL;
-    gs_status st = gs_barrier_create(s->dev, s->cfg->protocol, s->cfg->groups, &b);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_barrier_set_timeout(b, s->cfg->timeout_ms);
-    if (st == GS_OK)
-        st = gs_barrier_get_algo(b, &s->result->algo);
-    if (st == GS_OK)
-        st = gs_barrier_state_bytes(b, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (b)
-            gs_barrier_destroy(b);
-        return nw_fail(s, st, "gs_barrier_create(%s, %u groups)", gs_algo_name(s->cfg->protocol),
-                       s->cfg->groups);
-    }
-    *out = b;
-    return GS_OK;
+    return gsa_barrier_open(s->dev, s->cfg->protocol, s->cfg->groups, s->cfg->timeout_ms, out,
+                            &s->result->algo, &s->result->state_bytes, s->result->error,
+                            sizeof s->result->error);
 }
 
 gs_status nw_local_open(nw_session *s, gs_local **out)
@@ -227,12 +204,6 @@ gs_status nw_max_groups(gs_device *dev, nw_scheme scheme, gs_algo protocol, unsi
     return be->max_groups(dev, scheme, protocol, tile, out);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* One run, then (when `check`) its matrix against the reference. */
 static gs_status run_checked(const nw_backend *be, nw_session *s, const int32_t *reference,
                              int32_t *result, int check, double *ns)
@@ -307,7 +278,7 @@ gs_status nw_run(gs_device *dev, const nw_config *cfg, nw_result *out)
         be->close(&s);
     }
     if (st == GS_OK && cfg->repeats) {
-        qsort(times, cfg->repeats, sizeof *times, cmp_double);
+        gsa_sort(times, cfg->repeats);
         out->ms_median = times[cfg->repeats / 2] / 1e6;
         out->ms_min = times[0] / 1e6;
         out->ms_max = times[cfg->repeats - 1] / 1e6;

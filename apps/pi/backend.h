@@ -2,6 +2,7 @@
 #ifndef GSP_BACKEND_H
 #define GSP_BACKEND_H
 
+#include "appkit.h"
 #include "pi.h"
 
 #ifdef __cplusplus

@@ -17,12 +17,10 @@ const char *gsp_way_name(gsp_way way)
 
 gs_status gsp_fail(gsp_session *s, gs_status status, const char *fmt, ...)
 {
-    if (s->result->error[0] == '\0') {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    gsa_vnote(s->result->error, sizeof s->result->error, fmt, ap);
+    va_end(ap);
     return status;
 }
 
@@ -79,15 +77,9 @@ static double now_ms(void)
 #define GSP_MAX_RUNS 201u
 #define GSP_TIMED_MS 250.0
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median_ms(double *v, unsigned n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    gsa_sort(v, n);
     return v[n / 2u];
 }
 

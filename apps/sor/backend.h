@@ -3,6 +3,7 @@
 #ifndef GSR_BACKEND_H
 #define GSR_BACKEND_H
 
+#include "appkit.h"
 #include "sor.h"
 
 #ifdef __cplusplus
@@ -42,10 +43,6 @@ extern const gsr_backend gsr_cuda_backend;
 
 /* The schemes no gridsync barrier runs: local synchronization and the baselines. */
 int gsr_is_barrierless(gs_algo method);
-
-/* Whether gridsync runs barrier protocol `algo` on this device (AUTO: where both of
- * the protocols it chooses from run). */
-int gsr_protocol_runs(gs_device *dev, gs_algo algo);
 
 /* A barrier for the configuration's protocol and grid, with its timeout; records the
  * protocol that runs and the state's size in the result. */

@@ -77,7 +77,7 @@ static void step_kernel(void *arg)
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
     return method == GSR_LOCAL || method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method) != NULL && gsr_protocol_runs(dev, method));
+           (persistent_of(method) != NULL && gsa_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned tile, unsigned *out)

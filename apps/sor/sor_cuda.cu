@@ -11,6 +11,7 @@
 
 #include "gridsync/host_cuda.h"
 
+#include "appkit_cuda.cuh"
 #include "backend.h"
 #include "sor_kernels.cuh"
 
@@ -42,7 +43,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 {
     if (kernel_of(method) == NULL)
         return 0;
-    return gsr_is_barrierless(method) || gsr_protocol_runs(dev, method);
+    return gsr_is_barrierless(method) || gsa_protocol_runs(dev, method);
 }
 
 static gs_status cuda_fail(gsr_session *s, cudaError_t e, const char *what)
@@ -164,14 +165,8 @@ static gs_status cuda_open(gsr_session *s)
 /* The time between the two events, once the second has happened. */
 static gs_status elapsed(gsr_session *s, cuda_impl *m, double *ns)
 {
-    float ms = 0.0f;
-    cudaError_t e = cudaEventSynchronize(m->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(&ms, m->start, m->stop);
-    if (e != cudaSuccess)
-        return cuda_fail(s, e, "the timed launches");
-    *ns = (double)ms * 1e6;
-    return GS_OK;
+    cudaError_t e = gsa_cuda_elapsed_ns(m->start, m->stop, ns);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, "the timed launches");
 }
 
 /* The schemes gridsync does not launch, between two events on the app's stream; the

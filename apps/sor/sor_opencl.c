@@ -9,6 +9,7 @@
 
 #include "gridsync/host_opencl.h"
 
+#include "appkit_opencl.h"
 #include "backend.h"
 
 extern const char gsr_cl_source[]; /* sor_step.h + sor_tile.h + sor.cl, embedded */
@@ -34,7 +35,7 @@ static int cl_supported(gs_device *dev, gs_algo method)
 {
     if (method == GSR_LOCAL || method == GS_ALGO_RELAUNCH)
         return 1;
-    return kernel_of(method) != NULL && gsr_protocol_runs(dev, method);
+    return kernel_of(method) != NULL && gsa_protocol_runs(dev, method);
 }
 
 static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned tile, unsigned *out)
@@ -138,14 +139,8 @@ static gs_status cl_open(gsr_session *s)
 /* The span from the first event's start to the last one's end, in ns. */
 static gs_status span(gsr_session *s, cl_event first, cl_event last, double *ns)
 {
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clGetEventProfilingInfo");
-    *ns = (double)(t1 - t0);
-    return GS_OK;
+    cl_int err = gsa_cl_span_ns(first, last, ns);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* Enqueues the kernel once (its event in *ev where ev is not NULL). */

@@ -3,6 +3,7 @@
 #ifndef GSS_BACKEND_H
 #define GSS_BACKEND_H
 
+#include "appkit.h"
 #include "stencil.h"
 
 #ifdef __cplusplus
@@ -34,8 +35,6 @@ extern const gss_backend gss_opencl_backend;
 extern const gss_backend gss_cuda_backend;
 #endif
 
-int gss_is_baseline(gs_algo method);
-int gss_protocol_runs(gs_device *dev, gs_algo algo);
 gs_status gss_barrier_open(gss_session *s, gs_barrier **out);
 gs_status gss_fail(gss_session *s, gs_status status, const char *fmt, ...);
 

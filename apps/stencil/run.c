@@ -6,47 +6,20 @@
 
 #include "backend.h"
 
-int gss_is_baseline(gs_algo method)
-{
-    return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
-}
-
-int gss_protocol_runs(gs_device *dev, gs_algo algo)
-{
-    if (algo == GS_ALGO_AUTO) /* chosen at gs_barrier_create: gs_algo_supported says 0 */
-        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
-    return !gss_is_baseline(algo) && gs_algo_supported(dev, algo);
-}
-
 gs_status gss_fail(gss_session *s, gs_status status, const char *fmt, ...)
 {
-    if (s->result->error[0] == '\0') { /* the first failure is the cause */
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(s->result->error, sizeof s->result->error, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    gsa_vnote(s->result->error, sizeof s->result->error, fmt, ap);
+    va_end(ap);
     return status;
 }
 
 gs_status gss_barrier_open(gss_session *s, gs_barrier **out)
 {
-    gs_barrier *b = NULL;
-    gs_status st = gs_barrier_create(s->dev, s->cfg->method, s->cfg->groups, &b);
-    if (st == GS_OK && s->cfg->timeout_ms)
-        st = gs_barrier_set_timeout(b, s->cfg->timeout_ms);
-    if (st == GS_OK)
-        st = gs_barrier_get_algo(b, &s->result->algo);
-    if (st == GS_OK)
-        st = gs_barrier_state_bytes(b, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (b)
-            gs_barrier_destroy(b);
-        return gss_fail(s, st, "gs_barrier_create(%s, %u groups)", gs_algo_name(s->cfg->method),
-                        s->cfg->groups);
-    }
-    *out = b;
-    return GS_OK;
+    return gsa_barrier_open(s->dev, s->cfg->method, s->cfg->groups, s->cfg->timeout_ms, out,
+                            &s->result->algo, &s->result->state_bytes, s->result->error,
+                            sizeof s->result->error);
 }
 
 static const gss_backend *backend_of(gs_device *dev)
@@ -80,12 +53,6 @@ gs_status gss_max_groups(gs_device *dev, gs_algo method, unsigned group_size, un
     if (be == NULL || !be->supported(dev, method))
         return GS_ERR_UNSUPPORTED;
     return be->max_groups(dev, method, group_size, out);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 /* One run, then its result element by element against the reference and, from the
@@ -144,7 +111,7 @@ gs_status gss_run(gs_device *dev, const gss_config *cfg, gss_result *out)
         be->close(&s);
     }
     if (st == GS_OK && cfg->repeats) {
-        qsort(times, cfg->repeats, sizeof *times, cmp_double);
+        gsa_sort(times, cfg->repeats);
         out->ms_median = times[cfg->repeats / 2] / 1e6;
         out->ms_min = times[0] / 1e6;
         out->ms_max = times[cfg->repeats - 1] / 1e6;

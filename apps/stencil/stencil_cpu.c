@@ -89,7 +89,7 @@ static gs_status plain_launch(const cpu_job *job, unsigned items, unsigned write
 static int cpu_supported(gs_device *dev, gs_algo method)
 {
     return method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
+           (persistent_of(method) != NULL && gsa_protocol_runs(dev, method));
 }
 
 static gs_status cpu_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)

@@ -8,6 +8,7 @@
 
 #include "gridsync/host_cuda.h"
 
+#include "appkit_cuda.cuh"
 #include "backend.h"
 #include "stencil_kernels.cuh"
 
@@ -38,7 +39,7 @@ static const void *kernel_of(gs_algo method)
 
 static int cuda_supported(gs_device *dev, gs_algo method)
 {
-    return kernel_of(method) != NULL && (gss_is_baseline(method) || gss_protocol_runs(dev, method));
+    return kernel_of(method) != NULL && (gsa_is_baseline(method) || gsa_protocol_runs(dev, method));
 }
 
 static gs_status cuda_fail(gss_session *s, cudaError_t e, const char *what)
@@ -52,7 +53,7 @@ static gs_status cuda_fail(gss_session *s, cudaError_t e, const char *what)
 static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
 {
     const void *k = kernel_of(method);
-    if (!gss_is_baseline(method))
+    if (!gsa_is_baseline(method))
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
     int ordinal = 0, per_sm = 0, sms = 0;
     gs_status st = gs_cuda_ordinal(dev, &ordinal);
@@ -139,7 +140,7 @@ static gs_status cuda_open(gss_session *s)
         st = capture(s, m, chunk, 0);
         return st == GS_OK && rest ? capture(s, m, rest, 1) : st;
     }
-    if (gss_is_baseline(c->method))
+    if (gsa_is_baseline(c->method))
         return GS_OK;
     if ((st = gss_barrier_open(s, &m->bar)) != GS_OK)
         return st;
@@ -168,15 +169,9 @@ static gs_status run_baseline(gss_session *s, cuda_impl *m, double *ns)
     }
     if (e == cudaSuccess)
         e = cudaEventRecord(m->stop, m->stream);
-    float ms = 0.0f;
     if (e == cudaSuccess)
-        e = cudaEventSynchronize(m->stop);
-    if (e == cudaSuccess)
-        e = cudaEventElapsedTime(&ms, m->start, m->stop);
-    if (e != cudaSuccess)
-        return cuda_fail(s, e, gs_algo_name(c->method));
-    *ns = (double)ms * 1e6;
-    return GS_OK;
+        e = gsa_cuda_elapsed_ns(m->start, m->stop, ns);
+    return e == cudaSuccess ? GS_OK : cuda_fail(s, e, gs_algo_name(c->method));
 }
 
 static gs_status cuda_run(gss_session *s, double *ns)
@@ -189,7 +184,7 @@ static gs_status cuda_run(gss_session *s, double *ns)
         e = cudaStreamSynchronize(m->stream);
     if (e != cudaSuccess)
         return cuda_fail(s, e, "reloading the start");
-    if (gss_is_baseline(c->method))
+    if (gsa_is_baseline(c->method))
         return run_baseline(s, m, ns);
     unsigned n = c->n, iters = c->iters;
     void *args[] = {&m->state, &m->a, &m->tmp, &n, &iters};

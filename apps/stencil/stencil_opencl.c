@@ -6,6 +6,7 @@
 
 #include "gridsync/host_opencl.h"
 
+#include "appkit_opencl.h"
 #include "backend.h"
 
 extern const char gss_cl_source[]; /* stencil_step.h + stencil.cl, embedded at build time */
@@ -27,7 +28,7 @@ static const char *persistent_of(gs_algo method)
 static int cl_supported(gs_device *dev, gs_algo method)
 {
     return method == GS_ALGO_RELAUNCH ||
-           (persistent_of(method) != NULL && gss_protocol_runs(dev, method));
+           (persistent_of(method) != NULL && gsa_protocol_runs(dev, method));
 }
 
 static gs_status cl_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -130,14 +131,8 @@ static gs_status cl_open(gss_session *s)
 
 static gs_status span(gss_session *s, cl_event first, cl_event last, double *ns)
 {
-    cl_ulong t0 = 0, t1 = 0;
-    cl_int err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, "clGetEventProfilingInfo");
-    *ns = (double)(t1 - t0);
-    return GS_OK;
+    cl_int err = gsa_cl_span_ns(first, last, ns);
+    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* 2T launches, read and write phases alternating, enqueued back to back. */

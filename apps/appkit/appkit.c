@@ -1,0 +1,66 @@
+/* apps/appkit/appkit.c - appkit.h. */
+#include "appkit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void gsa_vnote(char *error, size_t size, const char *fmt, va_list ap)
+{
+    if (error != NULL && size > 0 && error[0] == '\0')
+        vsnprintf(error, size, fmt, ap);
+}
+
+static void note(char *error, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gsa_vnote(error, size, fmt, ap);
+    va_end(ap);
+}
+
+int gsa_is_baseline(gs_algo method)
+{
+    return method == GS_ALGO_CG || method == GS_ALGO_RELAUNCH || method == GS_ALGO_RELAUNCH_GRAPH;
+}
+
+int gsa_protocol_runs(gs_device *dev, gs_algo algo)
+{
+    if (algo == GS_ALGO_AUTO) /* gs_algo_supported answers for what auto resolves to */
+        return gs_algo_supported(dev, GS_ALGO_FLIP) && gs_algo_supported(dev, GS_ALGO_TREE);
+    return !gsa_is_baseline(algo) && gs_algo_supported(dev, algo);
+}
+
+gs_status gsa_barrier_open(gs_device *dev, gs_algo method, unsigned groups, unsigned timeout_ms,
+                           gs_barrier **out, gs_algo *algo, size_t *state_bytes, char *error,
+                           size_t error_size)
+{
+    gs_barrier *b = NULL;
+    gs_status st = gs_barrier_create(dev, method, groups, &b);
+    if (st == GS_OK && timeout_ms)
+        st = gs_barrier_set_timeout(b, timeout_ms);
+    if (st == GS_OK)
+        st = gs_barrier_get_algo(b, algo);
+    if (st == GS_OK)
+        st = gs_barrier_state_bytes(b, state_bytes);
+    if (st != GS_OK) {
+        if (b)
+            gs_barrier_destroy(b);
+        const char *name = gs_algo_name(method);
+        note(error, error_size, "gs_barrier_create(%s, %u groups)", name ? name : "?", groups);
+        return st;
+    }
+    *out = b;
+    return GS_OK;
+}
+
+static int ascending(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+void gsa_sort(double *v, unsigned n)
+{
+    if (v != NULL && n > 1)
+        qsort(v, n, sizeof *v, ascending);
+}
