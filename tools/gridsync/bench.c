@@ -16,6 +16,24 @@ unsigned bench_default_iters(const gs_device_info *d, const cli_options *o)
     return o->quick && !o->iters ? (n / 4 ? n / 4 : 1) : n;
 }
 
+unsigned bench_default_groups(const gs_device_info *d, const cli_options *o, unsigned most,
+                              unsigned quick_a, unsigned quick_b, unsigned *out)
+{
+    unsigned n = 0;
+    if (d->is_gpu) {
+        for (unsigned k = 1; k <= most && n < CLI_MAX_LIST; k *= 2)
+            if (!o->quick || k == quick_a || k == quick_b)
+                out[n++] = k * d->compute_units;
+    } else if (d->backend == GS_BACKEND_CPU) {
+        out[n++] = 2;
+        out[n++] = 4;
+    } else {
+        for (unsigned g = 1; g <= d->compute_units && n < CLI_MAX_LIST; g *= 2)
+            out[n++] = g;
+    }
+    return n;
+}
+
 int bench_bound(gs_device *dev, unsigned block, unsigned *bound)
 {
     gs_status s = gs_device_max_groups(dev, block, bound);

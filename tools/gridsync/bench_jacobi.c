@@ -53,26 +53,6 @@ static unsigned default_block(const gs_device_info *d)
     return d->is_gpu ? 256u : d->backend == GS_BACKEND_CPU ? 4u : 16u;
 }
 
-/* GPU: 1, 2, 4 and 8 blocks per SM (1 and 4 with --quick); cpu: 2 and 4 teams; an
- * OpenCL CPU device: 1, 2, 4 ... up to its compute units. Each method then caps them
- * at its own kernel's co-residency bound. */
-static unsigned default_groups(const gs_device_info *d, const cli_options *o, unsigned *out)
-{
-    unsigned n = 0;
-    if (d->is_gpu) {
-        for (unsigned k = 1; k <= 8; k *= 2)
-            if (!o->quick || k == 1 || k == 4)
-                out[n++] = k * d->compute_units;
-    } else if (d->backend == GS_BACKEND_CPU) {
-        out[n++] = 2;
-        out[n++] = 4;
-    } else {
-        for (unsigned g = 1; g <= d->compute_units && n < CLI_MAX_LIST; g *= 2)
-            out[n++] = g;
-    }
-    return n;
-}
-
 /* The methods to run: the protocols (auto among them) and baselines the options name
  * that the app runs on this device, in cli_algos's order (cluster after the other
  * protocols: options.c says why). */
@@ -140,7 +120,9 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
                     const gs_algo *ms, unsigned n_ms, unsigned block, gsj_form form, int first_form,
                     const float *reference)
 {
-    unsigned gl[CLI_MAX_LIST], n_g = o->n_groups ? o->n_groups : default_groups(&t->dev, o, gl);
+    /* GPU: 1, 2, 4 and 8 blocks per SM (1 and 4 with --quick) */
+    unsigned gl[CLI_MAX_LIST],
+        n_g = o->n_groups ? o->n_groups : bench_default_groups(&t->dev, o, 8u, 1u, 4u, gl);
     if (o->n_groups)
         memcpy(gl, o->groups, n_g * sizeof *gl);
     unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_defaults.h"
 #include "cli.h"
 #include "sor.h"
 
@@ -52,26 +53,6 @@ static unsigned default_sizes(const gs_device_info *d, const cli_options *o, ssi
 static unsigned default_tile(const gs_device_info *d)
 {
     return d->is_gpu ? 32u : d->backend == GS_BACKEND_CPU ? 4u : 8u;
-}
-
-/* GPU: 1, 2, 4 ... 32 blocks (of one warp) per SM (4 and 16 with --quick), each scheme
- * capped at its kernel's bound; cpu: 2 and 4 teams; an OpenCL CPU device: 1, 2, 4 ... up
- * to its compute units. */
-static unsigned default_groups(const gs_device_info *d, const cli_options *o, unsigned *out)
-{
-    unsigned n = 0;
-    if (d->is_gpu) {
-        for (unsigned k = 1; k <= 32; k *= 2)
-            if (!o->quick || k == 4 || k == 16)
-                out[n++] = k * d->compute_units;
-    } else if (d->backend == GS_BACKEND_CPU) {
-        out[n++] = 2;
-        out[n++] = 4;
-    } else {
-        for (unsigned g = 1; g <= d->compute_units && n < CLI_MAX_LIST; g *= 2)
-            out[n++] = g;
-    }
-    return n;
 }
 
 /* --algo not given: local, global with auto, and the baselines; --algo all: every
@@ -138,7 +119,9 @@ static void measure(gs_device *dev, const cli_options *o, gs_algo method, const 
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned tile)
 {
-    unsigned gl[CLI_MAX_LIST], n_g = o->n_groups ? o->n_groups : default_groups(&t->dev, o, gl);
+    /* GPU: 1 to 32 blocks of one warp per SM (4 and 16 with --quick) */
+    unsigned gl[CLI_MAX_LIST],
+        n_g = o->n_groups ? o->n_groups : bench_default_groups(&t->dev, o, 32u, 4u, 16u, gl);
     if (o->n_groups)
         memcpy(gl, o->groups, n_g * sizeof *gl);
     float *reference = malloc((size_t)z->n * z->n * sizeof *reference);
