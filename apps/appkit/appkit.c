@@ -53,6 +53,23 @@ gs_status gsa_barrier_open(gs_device *dev, gs_algo method, unsigned groups, unsi
     return GS_OK;
 }
 
+gs_status gsa_local_open(gs_device *dev, unsigned words, unsigned tagged, unsigned timeout_ms,
+                         gs_local **out, size_t *state_bytes, char *error, size_t error_size)
+{
+    gs_local *L = NULL;
+    gs_status st = gs_local_create_with(dev, words, tagged, timeout_ms, &L);
+    if (st == GS_OK)
+        st = gs_local_get_words(L, NULL, state_bytes);
+    if (st != GS_OK) {
+        if (L)
+            gs_local_destroy(L);
+        note(error, error_size, "gs_local_create_with(%u words, %u tagged)", words, tagged);
+        return st;
+    }
+    *out = L;
+    return GS_OK;
+}
+
 static int ascending(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gridsync.h"
+#include "gridsync/host_local.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,12 @@ int gsa_protocol_runs(gs_device *dev, gs_algo algo);
 gs_status gsa_barrier_open(gs_device *dev, gs_algo method, unsigned groups, unsigned timeout_ms,
                            gs_barrier **out, gs_algo *algo, size_t *state_bytes, char *error,
                            size_t error_size);
+
+/* A local synchronization state of `words` progress words and `tagged` tagged words
+ * with timeout_ms (0: the library's default), into *out; *state_bytes receives its size.
+ * On failure *out is untouched and `error` (first failure wins) gives the counts. */
+gs_status gsa_local_open(gs_device *dev, unsigned words, unsigned tagged, unsigned timeout_ms,
+                         gs_local **out, size_t *state_bytes, char *error, size_t error_size);
 
 /* Sorts v[0..n) ascending: the fastest run is v[0], the median v[n / 2]. */
 void gsa_sort(double *v, unsigned n);

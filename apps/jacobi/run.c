@@ -41,35 +41,18 @@ gs_status gsj_fail(gsj_session *s, gs_status status, const char *fmt, ...)
     return status;
 }
 
-/* A local state of `words` progress words and `tagged` tagged words with the
- * configuration's timeout, its size in the result; `what` names the call in an error. */
-static gs_status local_state_open(gsj_session *s, unsigned words, unsigned tagged, const char *what,
-                                  gs_local **out)
-{
-    gs_local *L = NULL;
-    gs_status st = gs_local_create_with(s->dev, words, tagged, s->cfg->timeout_ms, &L);
-    if (st == GS_OK)
-        st = gs_local_get_words(L, NULL, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (L)
-            gs_local_destroy(L);
-        return gsj_fail(s, st, "%s(%u words, %u tagged)", what, words, tagged);
-    }
-    *out = L;
-    return GS_OK;
-}
-
 gs_status gsj_local_open(gsj_session *s, gs_local **out)
 {
-    return local_state_open(s, gsj_local_bands(s->cfg->n, s->cfg->groups), 0, "gs_local_create",
-                            out);
+    return gsa_local_open(s->dev, gsj_local_bands(s->cfg->n, s->cfg->groups), 0, s->cfg->timeout_ms,
+                          out, &s->result->state_bytes, s->result->error, sizeof s->result->error);
 }
 
 gs_status gsj_halo_open(gsj_session *s, gs_local **out)
 {
     /* config_ok: the words fit a state */
-    return local_state_open(s, 0, (unsigned)gsj_halo_words(s->cfg->n, s->cfg->groups),
-                            "gs_local_create_tagged", out);
+    return gsa_local_open(s->dev, 0, (unsigned)gsj_halo_words(s->cfg->n, s->cfg->groups),
+                          s->cfg->timeout_ms, out, &s->result->state_bytes, s->result->error,
+                          sizeof s->result->error);
 }
 
 gs_status gsj_local_verdict(gsj_session *s, gs_local *L, gs_status st)

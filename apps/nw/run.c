@@ -103,20 +103,10 @@ gs_status nw_barrier_open(nw_session *s, gs_barrier **out)
 
 gs_status nw_local_open(nw_session *s, gs_local **out)
 {
-    gs_local *L = NULL;
     int tagged = s->cfg->scheme == NW_LOCAL_TAGGED;
     unsigned words = tagged ? nw_tagged_words(s->R, s->cfg->tile) : nw_variant_words(s->cfg, s->R);
-    gs_status st = gs_local_create_with(s->dev, tagged ? 0 : words, tagged ? words : 0,
-                                        s->cfg->timeout_ms, &L);
-    if (st == GS_OK)
-        st = gs_local_get_words(L, NULL, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (L)
-            gs_local_destroy(L);
-        return nw_fail(s, st, "gs_local_create(%u %swords)", words, tagged ? "tagged " : "");
-    }
-    *out = L;
-    return GS_OK;
+    return gsa_local_open(s->dev, tagged ? 0 : words, tagged ? words : 0, s->cfg->timeout_ms, out,
+                          &s->result->state_bytes, s->result->error, sizeof s->result->error);
 }
 
 /* The tagged word a get timed out on names the tile that should have put it: column j's

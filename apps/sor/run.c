@@ -31,19 +31,8 @@ gs_status gsr_barrier_open(gsr_session *s, gs_barrier **out)
 
 gs_status gsr_local_open(gsr_session *s, gs_local **out)
 {
-    gs_local *L = NULL;
-    unsigned words = 0;
-    gs_status st =
-        gs_local_create_with(s->dev, s->shape.rows * s->shape.cols, 0, s->cfg->timeout_ms, &L);
-    if (st == GS_OK)
-        st = gs_local_get_words(L, &words, &s->result->state_bytes);
-    if (st != GS_OK) {
-        if (L)
-            gs_local_destroy(L);
-        return gsr_fail(s, st, "gs_local_create(%u words)", s->shape.rows * s->shape.cols);
-    }
-    *out = L;
-    return GS_OK;
+    return gsa_local_open(s->dev, s->shape.rows * s->shape.cols, 0, s->cfg->timeout_ms, out,
+                          &s->result->state_bytes, s->result->error, sizeof s->result->error);
 }
 
 gs_status gsr_local_verdict(gsr_session *s, gs_local *L, gs_status st)
