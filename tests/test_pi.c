@@ -101,6 +101,24 @@ static void ways_in_rounds(void **state)
     assert_int_equal(gsp_run_ways(dev, cfgs, 1, NULL), GS_ERR_INVALID_ARGUMENT);
 }
 
+/* paired_ms: each round's time minus the first configuration's in that round, their
+ * median. A thousand times the steps takes longer in every round, and less than itself. */
+static void paired_with_the_first(void **state)
+{
+    (void)state;
+    gsp_config cfgs[2];
+    gsp_result res[2];
+    for (unsigned i = 0; i < 2; ++i)
+        cfgs[i] = (gsp_config){.steps = i ? 10000000ull : 10000ull,
+                               .way = GSP_HOST,
+                               .groups = 2,
+                               .group_size = group_size()};
+    assert_int_equal(gsp_run_ways(dev, cfgs, 2, res), GS_OK);
+    assert_true(res[0].paired_ms == 0.0);
+    assert_true(res[1].paired_ms > 0.0);
+    assert_true(res[1].paired_ms < res[1].ms);
+}
+
 int main(void)
 {
     dev = test_open_or_skip();
@@ -109,6 +127,7 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(every_way_agrees),
         cmocka_unit_test(ways_in_rounds),
+        cmocka_unit_test(paired_with_the_first),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);

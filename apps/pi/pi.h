@@ -40,7 +40,9 @@ typedef struct gsp_config {
 
 typedef struct gsp_result {
     double pi;
-    double ms;
+    double ms;        /* the median of the timed runs, launch to pi on the host */
+    double paired_ms; /* gsp_run_ways: the median over the rounds of this way's time minus
+                         the first configuration's in the same round (0 for the first) */
     gs_status status; /* this way's (gsp_run_ways) */
     char error[160];
 } gsp_result;
@@ -50,8 +52,8 @@ typedef struct gsp_result {
 gs_status gsp_max_groups(gs_device *dev, unsigned group_size, unsigned *out);
 gs_status gsp_run(gs_device *dev, const gsp_config *cfg, gsp_result *out);
 /* Several ways (or sizes) measured together: each warmed up, then timed in rounds, each
- * round running every way still without a failure once, so that the device's drift over
- * the run weighs on all alike. out[i] is cfgs[i]'s, its status in out[i].status; the
+ * round running every way still without a failure once, in an order of its own (a
+ * seeded shuffle), so that the device's drift over the run weighs on all alike. out[i] is cfgs[i]'s, its status in out[i].status; the
  * return is the first failure's status, else GS_OK. Every config is checked before any
  * runs: one that cannot (GS_ERR_INVALID_ARGUMENT, GS_ERR_UNSUPPORTED) refuses the call,
  * and that status is every out[i].status. */

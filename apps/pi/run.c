@@ -91,6 +91,21 @@ typedef struct gsp_entry {
     unsigned runs;
 } gsp_entry;
 
+/* order[0..n) a permutation of 0..n-1 drawn from *seed (xorshift32, Fisher-Yates). */
+static void shuffle(unsigned *order, unsigned n, unsigned *seed)
+{
+    for (unsigned i = 0; i < n; ++i)
+        order[i] = i;
+    for (unsigned i = n; i > 1u; --i) {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 17;
+        *seed ^= *seed << 5;
+        unsigned j = *seed % i, t = order[i - 1u];
+        order[i - 1u] = order[j];
+        order[j] = t;
+    }
+}
+
 static int config_ok(const gsp_config *c)
 {
     /* a power of two: the reduction halves the group */
@@ -161,7 +176,10 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
         return refused;
     const gsp_backend *be = backend_of(dev);
     gsp_entry *es = calloc(n, sizeof *es);
-    if (es == NULL) {
+    unsigned *order = calloc(n, sizeof *order);
+    if (es == NULL || order == NULL) {
+        free(es);
+        free(order);
         for (unsigned i = 0; i < n; ++i)
             out[i].status = GS_ERR_OUT_OF_MEMORY;
         return GS_ERR_OUT_OF_MEMORY;
@@ -170,18 +188,22 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
         es[i].s = (gsp_session){dev, &cfgs[i], &out[i], NULL, NULL};
         es[i].status = open_entry(be, &es[i], &out[i].pi);
     }
-    /* Rounds: every way still running once a round, the first of a round rotating, so
-     * that a device drifting over the seconds of a size weighs on every way alike (one
-     * way's runs in a row put the barrier way, second, 0.01-0.26% behind the host way at
-     * 10^10 steps in six runs of six on an H100). */
+    /* Rounds: every way still running once a round, so that a device drifting over the
+     * seconds of a size weighs on every way alike (one way's runs in a row put the barrier
+     * way, second, 0.01-0.26% behind the host way at 10^10 steps in six runs of six on an
+     * H100). Each round in its own order (a seeded shuffle): with the first of a round
+     * merely rotating, every way always ran right after the same other way, whose end
+     * (a copy and a host sum, or a wait in the library) set the device's idle gap before
+     * it. */
     double spent = 0.0;
-    unsigned live = 0;
+    unsigned live = 0, seed = 0x9e3779b9u;
     for (unsigned i = 0; i < n; ++i)
         live += es[i].status == GS_OK;
     for (unsigned r = 0;
-         live && r < GSP_MAX_RUNS && (r < GSP_MIN_RUNS || spent < GSP_TIMED_MS * live); ++r)
+         live && r < GSP_MAX_RUNS && (r < GSP_MIN_RUNS || spent < GSP_TIMED_MS * live); ++r) {
+        shuffle(order, n, &seed);
         for (unsigned k = 0; k < n; ++k) {
-            gsp_entry *e = &es[(k + r) % n];
+            gsp_entry *e = &es[order[k]];
             if (e->status != GS_OK)
                 continue;
             double t0 = now_ms();
@@ -190,6 +212,15 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
             spent += e->ms[e->runs++];
             live -= e->status != GS_OK;
         }
+    }
+    /* paired with the first configuration round by round (before the sorts below) */
+    for (unsigned i = 1; i < n; ++i) {
+        unsigned both = es[i].runs < es[0].runs ? es[i].runs : es[0].runs;
+        double d[GSP_MAX_RUNS];
+        for (unsigned r = 0; r < both; ++r)
+            d[r] = es[i].ms[r] - es[0].ms[r];
+        out[i].paired_ms = both ? median_ms(d, both) : 0.0;
+    }
     gs_status first = GS_OK;
     for (unsigned i = 0; i < n; ++i) {
         out[i].status = es[i].status;
@@ -199,6 +230,7 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
         close_entry(be, &es[i]);
     }
     free(es);
+    free(order);
     return first;
 }
 

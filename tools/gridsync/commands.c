@@ -108,9 +108,11 @@ static const cli_command experiments[] = {
      "precision, a work-group reduction, then the groups' sums finished on the host, after\n"
      "a grid barrier, by the last group to take a ticket, and (CUDA) by CUB DeviceReduce.\n"
      "Steps 10^6 to 10^10 on a GPU, 10^4 to 10^7 elsewhere (--steps); every way must agree\n"
-     "to 1e-12 relative; ms is the median of 9 to 201 runs (100 ms of them where they are\n"
-     "short) after a warm-up, launch to pi on the host. One grid: every group resident (--groups "
-     "N, --block a power of 2).",
+     "to 1e-12 relative; ms is the median of 15 to 201 runs (250 ms of them a way where they\n"
+     "are short) after a warm-up, launch to pi on the host, the ways taking turns in rounds\n"
+     "of a shuffled order; paired us is the median over the rounds of a way's time minus the\n"
+     "host way's in the same round. One grid: every group resident (--groups N, --block a\n"
+     "power of 2).",
      OPT_BACKEND | OPT_DEVICE | OPT_CSV | OPT_JSON | OPT_BLOCK | OPT_GROUPS | OPT_ONE_GROUPS |
          OPT_STEPS | OPT_TIMEOUT | OPT_QUICK,
      cmd_pi, NULL, NULL, NULL, 0, 0},
