@@ -352,6 +352,34 @@ if [ -n "$CLI" ]; then
         --json "$RES/stencil.json"
     stage cli_testsync 60 "$CLI" demo testsync --backend cuda --csv "$RES/testsync.csv"
     stage cli_pi 240 "$CLI" bench pi --backend cuda --csv "$RES/pi.csv" --json "$RES/pi.json"
+    # Only when named (GS_GPU_ONLY): every application at its --quick sizes, each result
+    # checked (a minute: after a change to the apps' shared code), and the Pi program's
+    # ways at 10^9 and 10^10 steps in GS_PI_RUNS (default 3) runs, the SM clock and the
+    # power sampled beside them (nvidia-smi, 100 ms).
+    apps_quick() {
+        local rc=0 e
+        for e in "bench jacobi --quick --allow-refused" "bench sor --quick" "bench wavefront --quick" \
+            "bench stencil --quick --allow-refused" "demo testsync" "bench pi --quick"; do
+            echo "== gridsync $e --backend cuda"
+            $CLI $e --backend cuda || rc=1
+        done
+        return $rc
+    }
+    pi_rounds() {
+        local rc=0 i smi
+        nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu \
+            --format=csv -lms 100 >"$RES/pi_rounds_smi.csv" 2>/dev/null &
+        smi=$!
+        for i in $(seq 1 "${GS_PI_RUNS:-3}"); do
+            "$CLI" bench pi --backend cuda --steps 1000000000,10000000000 \
+                --csv "$RES/pi_rounds_$i.csv" || rc=1
+        done
+        kill "$smi" 2>/dev/null
+        return $rc
+    }
+    export -f apps_quick pi_rounds; export CLI RES
+    case ",${GS_GPU_ONLY:-}," in *,cli_apps_quick,*) stage cli_apps_quick 300 apps_quick ;; esac
+    case ",${GS_GPU_ONLY:-}," in *,pi_rounds,*) stage pi_rounds 400 pi_rounds ;; esac
     stage cli_multi 240 "$CLI" bench multi --backend cuda --csv "$RES/multi.csv" --json "$RES/multi.json"
     # two ranks on one GPU: the protocol across devices where only one GPU is lent
     stage cli_multi_one_gpu 120 "$CLI" bench multi --backend cuda --devices 0,0 \
