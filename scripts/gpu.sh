@@ -234,6 +234,23 @@ begin_cost() {
 export -f begin_cost
 [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage begin_cost 60 begin_cost
 
+# Where gs_cuda_launch's host time goes: each call's host time against <<<>>>'s.
+launch_cost() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 -I"$ROOT/include" "$ROOT/bench/micro/launch_cost.cu" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/launch_cost" &&
+        "$WORK/launch_cost" | tee "$RES/launch_cost.csv"
+}
+export -f launch_cost
+[ -f "$BUILD/src/libgridsync-cuda.a" ] && stage launch_cost 60 launch_cost
+
+# How soon the host learns that a kernel of 10 us to 10 ms has ended, by the way it waits.
+wait_latency() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 "$ROOT/bench/micro/wait_latency.cu" -o "$WORK/wait_latency" &&
+        "$WORK/wait_latency" | tee "$RES/wait_latency.csv"
+}
+export -f wait_latency
+stage wait_latency 90 wait_latency
+
 # Where the Pi program's ways to finish spend their time (apps/pi, issue 18): each
 # variant's device time and its time from the launch to pi on the host.
 pi_finish() {
