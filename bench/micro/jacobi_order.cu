@@ -110,12 +110,6 @@ struct variant {
     int tree;         /* LIBRARY: a tree barrier instead of flip */
 };
 
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 /* One run's stamps (stamped): the medians over its barriers (the first two left out) of
  * the period from one barrier's last entry to the next one's, how long after the last
  * entry the last block and the average block left, and the entries' spread. */

@@ -38,13 +38,6 @@ __global__ void k_empty(gs_word *state)
     (void)gs_arrive_last_flip(&g);
 }
 
-static double now_us()
-{
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 enum { WARM = 200, RUNS = 2000, GROUPS = 1056, BLOCK = 256, COOP_GROUPS = 132 };
 
 int main()

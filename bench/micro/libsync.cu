@@ -80,7 +80,9 @@ static void measure(gs_device *dev, gs_algo algo, unsigned n, unsigned t, int on
     gs_cuda_state(b, &state);
     int iters = 200;
     void *args[] = {&state, &iters};
-    const void *k = !only ? libsync_all() : algo == GS_ALGO_FLIP ? libsync_only_flip() : libsync_only_cg();
+    const void *k = !only                  ? libsync_all()
+                    : algo == GS_ALGO_FLIP ? libsync_only_flip()
+                                           : libsync_only_cg();
     double ns = 0;
     s = gs_cuda_launch_timed(b, k, GS_DIM3_1D(n), GS_DIM3_1D(t), 0, args, nullptr, &ns);
     std::vector<double> v;

@@ -23,7 +23,4 @@ __global__ void __launch_bounds__(1024) LIBSYNC_KERNEL(gs_word *state, int iters
             return;
 }
 
-const void *LIBSYNC_ACCESSOR(void)
-{
-    return (const void *)LIBSYNC_KERNEL;
-}
+const void *LIBSYNC_ACCESSOR(void) { return (const void *)LIBSYNC_KERNEL; }

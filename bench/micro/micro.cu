@@ -48,13 +48,13 @@ typedef unsigned long long u64;
 static FILE *g_csv = nullptr;
 static double g_mhz = 1000.0;
 
-#define CK(x)                                                                               \
-    do {                                                                                    \
-        cudaError_t e_ = (x);                                                               \
-        if (e_ != cudaSuccess) {                                                            \
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
             fprintf(stderr, "gs_micro: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__); \
-            exit(1);                                                                        \
-        }                                                                                   \
+            exit(1);                                                                               \
+        }                                                                                          \
     } while (0)
 
 static void row(const char *name, unsigned blocks, unsigned threads, double ns)
@@ -184,8 +184,7 @@ __global__ void k_pingpong(unsigned *f, int rounds, u64 *out)
 
 /* ---- fences -------------------------------------------------------------------------- */
 
-template <int KIND>
-__global__ void k_fence(unsigned *p, int n, u64 *out)
+template <int KIND> __global__ void k_fence(unsigned *p, int n, u64 *out)
 {
     long long c0 = clock64();
     for (int i = 0; i < n; ++i) {
@@ -204,22 +203,29 @@ __global__ void k_fence(unsigned *p, int n, u64 *out)
 
 /* ---- atomics ------------------------------------------------------------------------- */
 
-template <int SEM>
-__device__ __forceinline__ unsigned atom_add(unsigned *p, unsigned v)
+template <int SEM> __device__ __forceinline__ unsigned atom_add(unsigned *p, unsigned v)
 {
     unsigned o;
     if (SEM == 0)
-        asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+        asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;"
+                     : "=r"(o)
+                     : "l"(p), "r"(v)
+                     : "memory");
     else if (SEM == 1)
-        asm volatile("atom.relaxed.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+        asm volatile("atom.relaxed.gpu.add.u32 %0, [%1], %2;"
+                     : "=r"(o)
+                     : "l"(p), "r"(v)
+                     : "memory");
     else
-        asm volatile("atom.release.gpu.add.u32 %0, [%1], %2;" : "=r"(o) : "l"(p), "r"(v) : "memory");
+        asm volatile("atom.release.gpu.add.u32 %0, [%1], %2;"
+                     : "=r"(o)
+                     : "l"(p), "r"(v)
+                     : "memory");
     return o;
 }
 
 /* Each block's thread 0 does n dependent atomics on *p; per-block clock and timer spans. */
-template <int SEM>
-__global__ void k_atom(unsigned *p, int n, u64 *out)
+template <int SEM> __global__ void k_atom(unsigned *p, int n, u64 *out)
 {
     if (threadIdx.x != 0)
         return;
@@ -253,8 +259,7 @@ __global__ void k_burst(unsigned *p, int rounds, u64 *out)
 
 /* ---- intra-block barriers ----------------------------------------------------------- */
 
-template <int OR>
-__global__ void k_syncthreads(int n, u64 *out)
+template <int OR> __global__ void k_syncthreads(int n, u64 *out)
 {
     int acc = 0;
     long long c0 = clock64();
@@ -390,8 +395,7 @@ static void pingpong(Ctx &c)
     CK(cudaFree(f));
 }
 
-template <int KIND>
-static void fence1(Ctx &c, const char *name, unsigned *p)
+template <int KIND> static void fence1(Ctx &c, const char *name, unsigned *p)
 {
     const int n = 10000;
     double best = 1e30;
@@ -415,8 +419,7 @@ static void fences(Ctx &c)
     CK(cudaFree(p));
 }
 
-template <int SEM>
-static void atom1(Ctx &c, const char *name, unsigned *p)
+template <int SEM> static void atom1(Ctx &c, const char *name, unsigned *p)
 {
     const int n = 10000;
     double best = 1e30;

@@ -278,13 +278,6 @@ static const char *names[V_COUNT] = {"host",
                                      "app-barrier-plain",
                                      "app-barrier-launch"};
 
-static double now_us()
-{
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 int main()
 {
     gs_device *dev;

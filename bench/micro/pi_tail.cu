@@ -74,19 +74,6 @@ enum {
 static const char *const names[V_COUNT] = {"host",          "ticket",     "barrier", "barrier-sync",
                                            "barrier-plain", "barrier-ex", "late"};
 
-static double now_us()
-{
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 int main(int argc, char **argv)
 {
     std::vector<unsigned long long> sizes;

@@ -5,16 +5,16 @@
  *     cuobjdump -sass probe.cubin */
 #include "gridsync/cuda.cuh"
 
-#define GS_PROBE(name, call)                                                                \
+#define GS_PROBE(name, call)                                                                       \
     extern "C" __global__ void __launch_bounds__(1024) gs_probe_##name(gs_word *state, unsigned n) \
-    {                                                                                       \
-        gs_grid g = gs_grid_begin(state);                                                   \
-        for (unsigned i = 0; i < n; ++i) {                                                  \
-            gs_token t = {0u, 0u, 0u};                                                      \
-            if (call)                                                                       \
-                return;                                                                     \
-            ++g.episode;                                                                    \
-        }                                                                                   \
+    {                                                                                              \
+        gs_grid g = gs_grid_begin(state);                                                          \
+        for (unsigned i = 0; i < n; ++i) {                                                         \
+            gs_token t = {0u, 0u, 0u};                                                             \
+            if (call)                                                                              \
+                return;                                                                            \
+            ++g.episode;                                                                           \
+        }                                                                                          \
     }
 
 GS_PROBE(central, (gs_central_arrive(&g, &t), gs_central_wait(&g, &t)))

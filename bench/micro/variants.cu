@@ -59,14 +59,14 @@
 
 namespace cg = cooperative_groups;
 
-#define CK(x)                                                                               \
-    do {                                                                                    \
-        cudaError_t e_ = (x);                                                               \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "gs_variants: %s: %s (line %d)\n", #x, cudaGetErrorString(e_),   \
-                    __LINE__);                                                              \
-            exit(1);                                                                        \
-        }                                                                                   \
+#define CK(x)                                                                              \
+    do {                                                                                   \
+        cudaError_t e_ = (x);                                                              \
+        if (e_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "gs_variants: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), \
+                    __LINE__);                                                             \
+            exit(1);                                                                       \
+        }                                                                                  \
     } while (0)
 
 /* ---- layout of the state (32-bit words, 32 per 128-byte line) ------------------------- */
@@ -77,7 +77,7 @@ namespace cg = cooperative_groups;
 #define W_SHARD(k) ((3u + (k)) * LINE) /* k < 64 */
 #define W_ARR (67u * LINE)             /* N words, packed */
 #define MAXN 8192u
-#define W_REL (W_ARR + MAXN)           /* release lines */
+#define W_REL (W_ARR + MAXN)                         /* release lines */
 #define W_FLAGS (W_REL + (MAXN / LINE + 64u) * LINE) /* a2a flags, up to 8 words per flag */
 #define STATE_WORDS (W_FLAGS + 8u * MAXN)
 
@@ -92,7 +92,9 @@ struct Args {
 /* ---- PTX: the library's own primitives (gridsync/prims_cuda.cuh), plus clusters ------ */
 __device__ __forceinline__ void cluster_sync()
 {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    asm volatile(
+        "barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+            : "memory");
 }
 __device__ __forceinline__ unsigned cluster_rank()
 {
@@ -134,10 +136,32 @@ __device__ __forceinline__ bool poll(const Args &a, const unsigned *p, OK ok)
 }
 
 /* ---- designs ---------------------------------------------------------------------------- */
-enum Design { D_CG, D_CG_SPLIT, D_FLIP, D_COUNT_FACQ, D_COUNT_FENCE, D_COUNT_LDACQ, D_CCOUNT, D_MLF, D_TREE2,
-              D_FLIP_FACQ, D_FLIP_RELAX, D_FLIP_MULTI2, D_FLIP_MULTI4, D_FLIPR, D_TREE2P,
-              D_A2A_W, D_A2A_S, D_A2A_B, D_A2A_W_NOFENCE, D_FLIP_NOFENCE,
-              D_FLIP_FREL, D_FLIP_SLEEP, D_TREE2P_NOFENCE, D_TREE2P_LEAN };
+enum Design {
+    D_CG,
+    D_CG_SPLIT,
+    D_FLIP,
+    D_COUNT_FACQ,
+    D_COUNT_FENCE,
+    D_COUNT_LDACQ,
+    D_CCOUNT,
+    D_MLF,
+    D_TREE2,
+    D_FLIP_FACQ,
+    D_FLIP_RELAX,
+    D_FLIP_MULTI2,
+    D_FLIP_MULTI4,
+    D_FLIPR,
+    D_TREE2P,
+    D_A2A_W,
+    D_A2A_S,
+    D_A2A_B,
+    D_A2A_W_NOFENCE,
+    D_FLIP_NOFENCE,
+    D_FLIP_FREL,
+    D_FLIP_SLEEP,
+    D_TREE2P_NOFENCE,
+    D_TREE2P_LEAN
+};
 
 /* flip's arrival: returns the counter before this block's add; *last says whether the
  * add completed the episode. The add: A_RELEASE atom.release; A_FENCE_RELEASE
@@ -186,7 +210,8 @@ template <> struct Barrier<D_FLIP> {
             if (last)
                 gs_fence_acq_rel();
             else
-                poll<P_ACQUIRE>(a, a.st + W_CTR, [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
+                poll<P_ACQUIRE>(a, a.st + W_CTR,
+                                [old](unsigned v) { return ((v ^ old) & 0x80000000u) != 0u; });
         }
         __syncthreads();
     }
@@ -218,9 +243,12 @@ template <int D> struct CountBarrier {
         __syncthreads();
     }
 };
-template <> struct Barrier<D_COUNT_FACQ> : CountBarrier<D_COUNT_FACQ> {};
-template <> struct Barrier<D_COUNT_FENCE> : CountBarrier<D_COUNT_FENCE> {};
-template <> struct Barrier<D_COUNT_LDACQ> : CountBarrier<D_COUNT_LDACQ> {};
+template <> struct Barrier<D_COUNT_FACQ> : CountBarrier<D_COUNT_FACQ> {
+};
+template <> struct Barrier<D_COUNT_FENCE> : CountBarrier<D_COUNT_FENCE> {
+};
+template <> struct Barrier<D_COUNT_LDACQ> : CountBarrier<D_COUNT_LDACQ> {
+};
 
 template <> struct Barrier<D_CCOUNT> {
     __device__ void sync(const Args &a, unsigned e)
@@ -249,7 +277,8 @@ template <> struct Barrier<D_MLF> {
                 gs_st_relaxed(a.st + W_REL + l * LINE, want);
             }
         } else if (threadIdx.x == 0) {
-            poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x / LINE) * LINE, [want](unsigned v) { return v == want; });
+            poll<P_RELAXED>(a, a.st + W_REL + (blockIdx.x / LINE) * LINE,
+                            [want](unsigned v) { return v == want; });
             gs_fence_acquire();
         }
         __syncthreads();
@@ -288,13 +317,13 @@ template <> struct Barrier<D_TREE2> {
                 for (unsigned k = 0; k < K; ++k)
                     gs_st_relaxed(a.st + W_REL + k * LINE, want);
             }
-            poll<P_RELAXED>(a, a.st + W_REL + s * LINE, [want](unsigned v) { return (int)(v - want) >= 0; });
+            poll<P_RELAXED>(a, a.st + W_REL + s * LINE,
+                            [want](unsigned v) { return (int)(v - want) >= 0; });
             gs_fence_acquire();
         }
         __syncthreads();
     }
 };
-
 
 /* Polls with D loads in flight, spaced SPACE cycles apart at the start: a change is seen
  * about RT/D after it lands instead of up to RT. */
@@ -348,7 +377,10 @@ template <int MODE, int ARRIVE = A_RELEASE> struct FlipV {
                 else if constexpr (MODE == 1)
                     poll<P_RELAXED>(a, a.st + W_CTR, ok);
                 else if constexpr (MODE == MODE_SLEEP)
-                    poll<P_RELAXED>(a, a.st + W_CTR, [ok](unsigned v) { __nanosleep(200); return ok(v); });
+                    poll<P_RELAXED>(a, a.st + W_CTR, [ok](unsigned v) {
+                        __nanosleep(200);
+                        return ok(v);
+                    });
                 else
                     poll_multi<MODE>(a, a.st + W_CTR, ok);
             }
@@ -358,13 +390,20 @@ template <int MODE, int ARRIVE = A_RELEASE> struct FlipV {
         __syncthreads();
     }
 };
-template <> struct Barrier<D_FLIP_FACQ> : FlipV<0> {};
-template <> struct Barrier<D_FLIP_RELAX> : FlipV<1> {};
-template <> struct Barrier<D_FLIP_MULTI2> : FlipV<2> {};
-template <> struct Barrier<D_FLIP_MULTI4> : FlipV<4> {};
-template <> struct Barrier<D_FLIP_NOFENCE> : FlipV<1, A_NOFENCE> {};
-template <> struct Barrier<D_FLIP_FREL> : FlipV<1, A_FENCE_RELEASE> {};
-template <> struct Barrier<D_FLIP_SLEEP> : FlipV<MODE_SLEEP> {};
+template <> struct Barrier<D_FLIP_FACQ> : FlipV<0> {
+};
+template <> struct Barrier<D_FLIP_RELAX> : FlipV<1> {
+};
+template <> struct Barrier<D_FLIP_MULTI2> : FlipV<2> {
+};
+template <> struct Barrier<D_FLIP_MULTI4> : FlipV<4> {
+};
+template <> struct Barrier<D_FLIP_NOFENCE> : FlipV<1, A_NOFENCE> {
+};
+template <> struct Barrier<D_FLIP_FREL> : FlipV<1, A_FENCE_RELEASE> {
+};
+template <> struct Barrier<D_FLIP_SLEEP> : FlipV<MODE_SLEEP> {
+};
 
 /* flip arrivals, but the release is replicated: the last arriver fences and writes K
  * release lines; block b polls line b % K. The counter line sees no polls. */
@@ -401,9 +440,13 @@ template <int LAYOUT, bool FENCE> struct A2A {
             if (LAYOUT == 2) {
                 unsigned char *fb = (unsigned char *)f + blockIdx.x;
                 if (FENCE)
-                    asm volatile("st.release.gpu.global.u8 [%0], %1;" ::"l"(fb), "h"((unsigned short)(want & 0xffu)) : "memory");
+                    asm volatile("st.release.gpu.global.u8 [%0], %1;" ::"l"(fb),
+                                 "h"((unsigned short)(want & 0xffu))
+                                 : "memory");
                 else
-                    asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(fb), "h"((unsigned short)(want & 0xffu)) : "memory");
+                    asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(fb),
+                                 "h"((unsigned short)(want & 0xffu))
+                                 : "memory");
             } else {
                 unsigned *w = f + blockIdx.x * (LAYOUT == 1 ? 8u : 1u);
                 if (FENCE)
@@ -417,11 +460,14 @@ template <int LAYOUT, bool FENCE> struct A2A {
             if (LAYOUT == 2) {
                 /* a flag is want or want+1 (its block may already be in the next
                  * episode): every byte's want-relative difference non-negative */
-                unsigned valid = i * 4u + 4u <= n ? 0x80808080u : 0x80808080u >> (8u * (i * 4u + 4u - n));
+                unsigned valid =
+                    i * 4u + 4u <= n ? 0x80808080u : 0x80808080u >> (8u * (i * 4u + 4u - n));
                 unsigned rep = (want & 0xffu) * 0x01010101u;
-                poll<P_RELAXED>(a, f + i, [rep, valid](unsigned v) { return (__vsub4(v, rep) & valid) == 0u; });
+                poll<P_RELAXED>(
+                    a, f + i, [rep, valid](unsigned v) { return (__vsub4(v, rep) & valid) == 0u; });
             } else {
-                poll<P_RELAXED>(a, f + i * (LAYOUT == 1 ? 8u : 1u), [want](unsigned v) { return (int)(v - want) >= 0; });
+                poll<P_RELAXED>(a, f + i * (LAYOUT == 1 ? 8u : 1u),
+                                [want](unsigned v) { return (int)(v - want) >= 0; });
             }
         }
         if (FENCE && threadIdx.x < words)
@@ -429,10 +475,14 @@ template <int LAYOUT, bool FENCE> struct A2A {
         __syncthreads();
     }
 };
-template <> struct Barrier<D_A2A_W> : A2A<0, true> {};
-template <> struct Barrier<D_A2A_S> : A2A<1, true> {};
-template <> struct Barrier<D_A2A_B> : A2A<2, true> {};
-template <> struct Barrier<D_A2A_W_NOFENCE> : A2A<0, false> {};
+template <> struct Barrier<D_A2A_W> : A2A<0, true> {
+};
+template <> struct Barrier<D_A2A_S> : A2A<1, true> {
+};
+template <> struct Barrier<D_A2A_B> : A2A<2, true> {
+};
+template <> struct Barrier<D_A2A_W_NOFENCE> : A2A<0, false> {
+};
 
 /* two levels, everybody polls the root counter (no release lines). T_LEAN: the root
  * add carries no data (no second fence); a waiter that sees the root complete then
@@ -447,7 +497,8 @@ template <int T> struct Tree2P {
         __syncthreads();
         if (threadIdx.x == 0) {
             if (!two_level_arrive<T>(a, want))
-                poll<P_RELAXED>(a, a.st + W_ROOT, [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
+                poll<P_RELAXED>(a, a.st + W_ROOT,
+                                [want, K](unsigned v) { return (int)(v - want * K) >= 0; });
             if (T == T_FULL)
                 gs_fence_acquire();
         }
@@ -455,20 +506,23 @@ template <int T> struct Tree2P {
         if (T == T_LEAN) {
             if (threadIdx.x < K) {
                 unsigned members = shard_members(threadIdx.x, K);
-                poll<P_RELAXED>(a, a.st + W_SHARD(threadIdx.x),
-                                [want, members](unsigned v) { return (int)(v - want * members) >= 0; });
+                poll<P_RELAXED>(a, a.st + W_SHARD(threadIdx.x), [want, members](unsigned v) {
+                    return (int)(v - want * members) >= 0;
+                });
                 gs_fence_acquire();
             }
             __syncthreads();
         }
     }
 };
-template <> struct Barrier<D_TREE2P> : Tree2P<T_FULL> {};
-template <> struct Barrier<D_TREE2P_LEAN> : Tree2P<T_LEAN> {};
-template <> struct Barrier<D_TREE2P_NOFENCE> : Tree2P<T_NOFENCE> {};
+template <> struct Barrier<D_TREE2P> : Tree2P<T_FULL> {
+};
+template <> struct Barrier<D_TREE2P_LEAN> : Tree2P<T_LEAN> {
+};
+template <> struct Barrier<D_TREE2P_NOFENCE> : Tree2P<T_NOFENCE> {
+};
 
-template <int D, int DATA>
-__global__ void __launch_bounds__(1024) k_var(Args a)
+template <int D, int DATA> __global__ void __launch_bounds__(1024) k_var(Args a)
 {
     Barrier<D> bar;
     unsigned n = gridDim.x, b = blockIdx.x;
@@ -491,7 +545,10 @@ __global__ void __launch_bounds__(1024) k_var(Args a)
 struct Kernels {
     const void *timed, *data;
 };
-template <int D> static Kernels kernels() { return {(const void *)k_var<D, 0>, (const void *)k_var<D, 1>}; }
+template <int D> static Kernels kernels()
+{
+    return {(const void *)k_var<D, 0>, (const void *)k_var<D, 1>};
+}
 
 static int g_sms;
 
@@ -584,7 +641,8 @@ static double run_once(const void *k, unsigned n, unsigned t, unsigned cs, int i
     return ms;
 }
 
-static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsigned cs, unsigned K = 32)
+static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsigned cs,
+                    unsigned K = 32)
 {
     const int iters = 2000, reps = 5;
     unsigned bd = std::min(bound(ks.timed, t, cs), bound(ks.data, t, cs));
@@ -596,7 +654,8 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
     unsigned errors = 0, e2 = 0;
     double dms = run_once(ks.data, n, t, cs, iters, K, &errors); /* check (and warm-up) */
     if (dms < 0) {
-        printf("%s,%u,%u,%u,,,,,%s\n", name, n, t, cs, dms == -1.0 ? "launch-failed" : "hung(aborted)");
+        printf("%s,%u,%u,%u,,,,,%s\n", name, n, t, cs,
+               dms == -1.0 ? "launch-failed" : "hung(aborted)");
         g_failed = 1;
         fflush(stdout);
         return;
@@ -616,13 +675,17 @@ static void measure(const char *name, Kernels ks, unsigned n, unsigned t, unsign
     std::sort(v.begin(), v.end());
     bool diagnostic = strstr(name, "nofence") != nullptr; /* not a barrier: expected to fail */
     g_failed |= errors != 0u && !diagnostic;
-    printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%u,%s\n", name, n, t, cs, v[reps / 2], v[0], dms * 1e6 / iters,
-           errors, !errors ? "pass" : diagnostic ? "FAIL(diagnostic)" : "FAIL");
+    printf("%s,%u,%u,%u,%.1f,%.1f,%.1f,%u,%s\n", name, n, t, cs, v[reps / 2], v[0],
+           dms * 1e6 / iters, errors,
+           !errors      ? "pass"
+           : diagnostic ? "FAIL(diagnostic)"
+                        : "FAIL");
     fflush(stdout);
 }
 
 /* One design at several K (shards, lines): rows named <prefix>_k<K>. */
-static void measure_k(const char *prefix, Kernels ks, unsigned n, unsigned t, std::initializer_list<unsigned> Ks)
+static void measure_k(const char *prefix, Kernels ks, unsigned n, unsigned t,
+                      std::initializer_list<unsigned> Ks)
 {
     for (unsigned K : Ks) {
         char nm[32];
@@ -645,13 +708,13 @@ int main(int argc, char **argv)
         unsigned n, t;
     };
     std::vector<Cfg> cfgs = {{(unsigned)g_sms, 256}, {2u * g_sms, 256}, {8u * g_sms, 256},
-                             {8u * g_sms, 64}, {16u * g_sms, 64}, {32u * g_sms, 64}};
+                             {8u * g_sms, 64},       {16u * g_sms, 64}, {32u * g_sms, 64}};
     if (argc > 1 && strcmp(argv[1], "quick") == 0)
         cfgs = {{(unsigned)g_sms, 256}, {8u * g_sms, 256}, {32u * g_sms, 64}};
     bool all = !(argc > 2 && strcmp(argv[2], "new") == 0);
     if (argc > 2 && strcmp(argv[2], "a2a") == 0) {
         cfgs = {{(unsigned)g_sms, 256}, {2u * g_sms, 256}, {4u * g_sms, 256}, {8u * g_sms, 256},
-                {8u * g_sms, 64}, {16u * g_sms, 64}, {32u * g_sms, 64}};
+                {8u * g_sms, 64},       {16u * g_sms, 64}, {32u * g_sms, 64}};
         for (Cfg c : cfgs) {
             measure("cg", kernels<D_CG>(), c.n, c.t, 1);
             measure("flip", kernels<D_FLIP>(), c.n, c.t, 1);

@@ -40,19 +40,6 @@ __global__ void k_spin(unsigned long long ns, volatile unsigned *flag, unsigned 
     }
 }
 
-static double now_us()
-{
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-static double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 enum { STREAM_SYNC, EVENT_SYNC, EVENT_SPIN, FLAG_SPIN, FLAG_ONLY, COPY_SYNC, WAYS };
 
 int main()
