@@ -394,9 +394,22 @@ if [ -n "$CLI" ]; then
         kill "$smi" 2>/dev/null
         return $rc
     }
-    export -f apps_quick pi_rounds; export CLI RES
+    # Only when named: whether the order of the methods moves the large sizes' auto / cg
+    # (bench jacobi runs cg before auto at every grid): cg alone, auto alone, auto, cg
+    # (ABBA, each its own process), then both in one process as the table runs them.
+    jacobi_abba() {
+        local rc=0 i=0 m
+        local args="--backend cuda --form sync --sizes 4096:1000,8192:200 --groups 132,264 --repeats 5"
+        for m in cg auto auto cg cg,auto; do
+            i=$((i + 1))
+            "$CLI" bench jacobi $args --algo "$m" --csv "$RES/jacobi_abba_${i}_${m/,/_}.csv" || rc=1
+        done
+        return $rc
+    }
+    export -f apps_quick pi_rounds jacobi_abba; export CLI RES
     case ",${GS_GPU_ONLY:-}," in *,cli_apps_quick,*) stage cli_apps_quick 300 apps_quick ;; esac
     case ",${GS_GPU_ONLY:-}," in *,pi_rounds,*) stage pi_rounds 400 pi_rounds ;; esac
+    case ",${GS_GPU_ONLY:-}," in *,jacobi_abba,*) stage jacobi_abba 500 jacobi_abba ;; esac
     stage cli_multi 240 "$CLI" bench multi --backend cuda --csv "$RES/multi.csv" --json "$RES/multi.json"
     # two ranks on one GPU: the protocol across devices where only one GPU is lent
     stage cli_multi_one_gpu 120 "$CLI" bench multi --backend cuda --devices 0,0 \
