@@ -261,6 +261,16 @@ pi_finish() {
 export -f pi_finish
 [ -f "$BUILD/src/libgridsync-cuda.a" ] && stage pi_finish 90 pi_finish
 
+# The Pi program's ways taken apart at 10^9 and 10^10 steps (bench/micro/pi_tail.cu), with
+# and without a 50 us kernel ahead of each variant; only when named.
+pi_tail() {
+    "$NVCC" -arch=sm_90 -O3 -std=c++17 -I"$ROOT/include" -I"$ROOT/apps/pi" "$ROOT/bench/micro/pi_tail.cu" \
+        "$BUILD/src/libgridsync-cuda.a" "$BUILD/src/libgridsync.a" -lcuda -o "$WORK/pi_tail" &&
+        { "$WORK/pi_tail"; "$WORK/pi_tail" gate | tail -n +2; } | tee "$RES/pi_tail.csv"
+}
+export -f pi_tail
+case ",${GS_GPU_ONLY:-}," in *,pi_tail,*) stage pi_tail 120 pi_tail ;; esac
+
 # Issue 15: what each ingredient of a grid barrier costs in a user's Jacobi kernel (the
 # app's sync and resident kernels with cg, gridsync's flip, and flip and cg's algorithms
 # written out bare); the SASS of every kernel beside it.

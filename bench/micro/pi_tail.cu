@@ -1,7 +1,7 @@
 /* bench/micro/pi_tail.cu - why the Pi program's barrier way (apps/pi) trails its ticket
  * way by more the more steps it takes (H100 and H200: 1-4 us at 10^9 steps, 3-16 us at
  * 10^10), where both run the same kernel and the same summing loop. The variants run in
- * interleaved rounds, the first of a round rotating, each timed with CUDA events (device)
+ * interleaved rounds, each round in a shuffled order, each timed with CUDA events (device)
  * and on the host from the launch to the end of the stream's synchronize; medians.
  *   host           the app's kernel, way host, <<<>>>, then the partials copied back and
  *                  summed on the host (the app's way (a))
@@ -14,11 +14,12 @@
  *                  the library makes)
  *   late           a kernel that sums its steps first and begins the barrier after them
  *                  (gs_grid_begin_flip, then gs_arrive_last_flip), through gs_cuda_launch
- * Each variant's time of its launch call on the host is printed too. With `gate` first, a
- * 50 us kernel precedes each variant's first event, so that the host's work before the
- * launch is hidden and the device time is the kernel's.
- * Usage: pi_tail [gate] [steps ...] (default 10^9 and 10^10). Built by hand against a build's
- * libraries:
+ * Each variant's time of its launch call on the host is printed too, and its device and
+ * host times paired with the ticket way's in the same round (medians of the differences).
+ * With `gate` first, a 50 us kernel precedes each variant's first event, so that the
+ * host's work before the launch is hidden and the device time is the kernel's.
+ * Usage: pi_tail [gate] [steps ...] (default 10^9 and 10^10). Built and run by
+ * scripts/gpu.sh (stage pi_tail, only when named), or by hand against a build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude -Iapps/pi bench/micro/pi_tail.cu \
  *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o pi_tail */
 #include <algorithm>
@@ -103,14 +104,25 @@ int main(int argc, char **argv)
     cudaMalloc(&result, sizeof(double));
     cudaMallocHost(&host, GROUPS * sizeof(double));
     int failed = 0;
-    printf("steps,gate,variant,rounds,device_us,host_us,launch_us,pi\n");
+    printf("steps,gate,variant,rounds,device_us,host_us,launch_us,device_vs_ticket_us,"
+           "host_vs_ticket_us,pi\n");
     for (unsigned long long steps : sizes) {
-        int rounds = steps >= 10000000000ull ? 41 : 121;
+        int rounds = steps >= 10000000000ull ? 101 : 121;
+        unsigned seed = 0x9e3779b9u;
         std::vector<double> dev_us[V_COUNT], host_us[V_COUNT], launch_us[V_COUNT];
         double pi[V_COUNT] = {0};
-        for (int r = -4; r < rounds; ++r) /* four rounds of warm-up */
+        for (int r = -4; r < rounds; ++r) { /* four rounds of warm-up */
+            int order[V_COUNT]; /* each round in its own order: xorshift32, Fisher-Yates */
+            for (int i = 0; i < V_COUNT; ++i)
+                order[i] = i;
+            for (int i = V_COUNT; i > 1; --i) {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                std::swap(order[i - 1], order[seed % i]);
+            }
             for (int k = 0; k < V_COUNT; ++k) {
-                int v = (k + (r < 0 ? 0 : r)) % V_COUNT;
+                int v = order[k];
                 unsigned way = v == V_HOST     ? GSP_WAY_HOST
                                : v == V_TICKET ? GSP_WAY_TICKET
                                                : GSP_WAY_BARRIER;
@@ -163,9 +175,18 @@ int main(int argc, char **argv)
                 }
                 pi[v] = p;
             }
-        for (int v = 0; v < V_COUNT; ++v)
-            printf("%llu,%d,%s,%d,%.2f,%.2f,%.2f,%.16f\n", steps, gate, names[v], rounds,
-                   median(dev_us[v]), median(host_us[v]), median(launch_us[v]), pi[v]);
+        }
+        for (int v = 0; v < V_COUNT; ++v) {
+            /* paired: each round's time minus the ticket way's in the same round */
+            std::vector<double> dd, dh;
+            for (size_t r = 0; r < dev_us[v].size() && r < dev_us[V_TICKET].size(); ++r) {
+                dd.push_back(dev_us[v][r] - dev_us[V_TICKET][r]);
+                dh.push_back(host_us[v][r] - host_us[V_TICKET][r]);
+            }
+            printf("%llu,%d,%s,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.16f\n", steps, gate, names[v], rounds,
+                   median(dev_us[v]), median(host_us[v]), median(launch_us[v]), median(dd),
+                   median(dh), pi[v]);
+        }
         fflush(stdout);
     }
     if (cudaGetLastError() != cudaSuccess || failed) {
