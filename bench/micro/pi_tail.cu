@@ -84,11 +84,14 @@ int main(int argc, char **argv)
     if (sizes.empty())
         sizes = {1000000000ull, 10000000000ull};
     gs_device *dev;
-    gs_barrier *bar;
-    void *state;
+    gs_barrier *bar, *bar_late; /* late's own: one kernel through each barrier, as in the app */
+    void *state, *state_late;
     if (gs_device_open(GS_BACKEND_CUDA, 0, &dev) != GS_OK ||
         gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &bar) != GS_OK ||
-        gs_barrier_set_arrive_only(bar, 1) != GS_OK || gs_cuda_state(bar, &state) != GS_OK) {
+        gs_barrier_set_arrive_only(bar, 1) != GS_OK || gs_cuda_state(bar, &state) != GS_OK ||
+        gs_barrier_create(dev, GS_ALGO_FLIP, GROUPS, &bar_late) != GS_OK ||
+        gs_barrier_set_arrive_only(bar_late, 1) != GS_OK ||
+        gs_cuda_state(bar_late, &state_late) != GS_OK) {
         fprintf(stderr, "pi_tail: no CUDA device or barrier\n");
         return 2;
     }
@@ -147,9 +150,10 @@ int main(int argc, char **argv)
                     cfg.stream = s;
                     failed |= cudaLaunchKernelExC(&cfg, (const void *)k_app, args) != cudaSuccess;
                 } else {
-                    void *args[] = {&state, &scratch, &partials, &result, &steps};
-                    failed |= gs_cuda_launch_async(bar, (const void *)k_late, GS_DIM3_1D(GROUPS),
-                                                   GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK;
+                    void *args[] = {&state_late, &scratch, &partials, &result, &steps};
+                    failed |=
+                        gs_cuda_launch_async(bar_late, (const void *)k_late, GS_DIM3_1D(GROUPS),
+                                             GS_DIM3_1D(BLOCK), 0, args, s) != GS_OK;
                 }
                 double t_launched = now_us();
                 cudaEventRecord(e1, s);
@@ -157,7 +161,7 @@ int main(int argc, char **argv)
                     cudaMemcpyAsync(host, partials, GROUPS * sizeof(double), cudaMemcpyDeviceToHost,
                                     s);
                 if (v == V_BARRIER || v == V_LATE)
-                    failed |= gs_barrier_collect(bar) != GS_OK;
+                    failed |= gs_barrier_collect(v == V_LATE ? bar_late : bar) != GS_OK;
                 cudaStreamSynchronize(s);
                 double p = 0.0;
                 if (v == V_HOST)
