@@ -17,6 +17,8 @@
  *   sync-idle       cudaStreamSynchronize of an idle stream
  *   plain+sync      <<<>>> then cudaStreamSynchronize (a whole round trip)
  *   gs-launch       gs_cuda_launch (launch, wait, verdict): the same round trip
+ *   gs-async-alt    gs_cuda_launch_async of two kernels in turn through one barrier (the
+ *                   co-residency bound of the other kernel remembered from its last launch)
  * Built by hand against a build's libraries:
  *     nvcc -arch=sm_90 -O3 -std=c++17 -Iinclude bench/micro/launch_cost.cu \
  *          build/src/libgridsync-cuda.a build/src/libgridsync.a -lcuda -o launch_cost */
@@ -35,6 +37,12 @@
 __global__ void k_empty(gs_word *state)
 {
     gs_grid g = gs_grid_begin_flip(state);
+    (void)gs_arrive_last_flip(&g);
+}
+__global__ void k_empty2(gs_word *state)
+{
+    gs_grid g = gs_grid_begin_flip(state);
+    (void)gs_arrive_last_flip(&g);
     (void)gs_arrive_last_flip(&g);
 }
 
@@ -56,9 +64,9 @@ int main()
     cudaStream_t s;
     cudaEvent_t e0, e1;
     bench_stream_events(&s, &e0, &e1);
-    const char *names[] = {"plain",      "ex",           "ex-coop",    "set-device",
-                           "get-device", "is-capturing", "gs-async",   "gs-async-coop",
-                           "gs-collect", "sync-idle",    "plain+sync", "gs-launch"};
+    const char *names[] = {"plain",        "ex",        "ex-coop",       "set-device", "get-device",
+                           "is-capturing", "gs-async",  "gs-async-coop", "gs-collect", "sync-idle",
+                           "plain+sync",   "gs-launch", "gs-async-alt"};
     const int variants = sizeof names / sizeof *names;
     int failed = 0;
     printf("variant,median_us,p10_us,p90_us\n");
@@ -116,6 +124,12 @@ int main()
             case 11:
                 failed |= gs_cuda_launch(ao, (const void *)k_empty, GS_DIM3_1D(GROUPS),
                                          GS_DIM3_1D(BLOCK), 0, args_ao, s) != GS_OK;
+                break;
+            case 12:
+                failed |= gs_cuda_launch_async(
+                              ao, r % 2 ? (const void *)k_empty2 : (const void *)k_empty,
+                              GS_DIM3_1D(GROUPS), GS_DIM3_1D(BLOCK), 0, args_ao, s) != GS_OK;
+                async_pending = 1;
                 break;
             }
             double t1 = now_us();
