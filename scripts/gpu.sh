@@ -84,6 +84,12 @@ stage() {
     return $rc
 }
 
+# named_stage NAME LIMIT COMMAND...: a stage that runs only where GS_GPU_ONLY names it
+# (an experiment of its own, not part of the default run).
+named_stage() {
+    case ",${GS_GPU_ONLY:-}," in *",$1,"*) stage "$@" ;; esac
+}
+
 # Every experiment's CSV and JSON go into results.tar.gz (few files come back).
 RES="$WORK/results"
 mkdir -p "$RES"
@@ -269,7 +275,7 @@ pi_tail() {
         { "$WORK/pi_tail"; "$WORK/pi_tail" gate | tail -n +2; } | tee "$RES/pi_tail.csv"
 }
 export -f pi_tail
-case ",${GS_GPU_ONLY:-}," in *,pi_tail,*) stage pi_tail 120 pi_tail ;; esac
+named_stage pi_tail 120 pi_tail
 
 # Issue 15: what each ingredient of a grid barrier costs in a user's Jacobi kernel (the
 # app's sync and resident kernels with cg, gridsync's flip, and flip and cg's algorithms
@@ -417,9 +423,9 @@ if [ -n "$CLI" ]; then
         return $rc
     }
     export -f apps_quick pi_rounds jacobi_abba; export CLI RES
-    case ",${GS_GPU_ONLY:-}," in *,cli_apps_quick,*) stage cli_apps_quick 300 apps_quick ;; esac
-    case ",${GS_GPU_ONLY:-}," in *,pi_rounds,*) stage pi_rounds 400 pi_rounds ;; esac
-    case ",${GS_GPU_ONLY:-}," in *,jacobi_abba,*) stage jacobi_abba 500 jacobi_abba ;; esac
+    named_stage cli_apps_quick 300 apps_quick
+    named_stage pi_rounds 400 pi_rounds
+    named_stage jacobi_abba 500 jacobi_abba
     stage cli_multi 240 "$CLI" bench multi --backend cuda --csv "$RES/multi.csv" --json "$RES/multi.json"
     # two ranks on one GPU: the protocol across devices where only one GPU is lent
     stage cli_multi_one_gpu 120 "$CLI" bench multi --backend cuda --devices 0,0 \

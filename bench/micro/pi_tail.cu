@@ -116,15 +116,8 @@ int main(int argc, char **argv)
         std::vector<double> dev_us[V_COUNT], host_us[V_COUNT], launch_us[V_COUNT];
         double pi[V_COUNT] = {0};
         for (int r = -4; r < rounds; ++r) { /* four rounds of warm-up */
-            int order[V_COUNT]; /* each round in its own order: xorshift32, Fisher-Yates */
-            for (int i = 0; i < V_COUNT; ++i)
-                order[i] = i;
-            for (int i = V_COUNT; i > 1; --i) {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                std::swap(order[i - 1], order[seed % i]);
-            }
+            int order[V_COUNT];             /* each round in its own order */
+            shuffle_order(order, V_COUNT, &seed);
             for (int k = 0; k < V_COUNT; ++k) {
                 int v = order[k];
                 unsigned way = v == V_HOST     ? GSP_WAY_HOST

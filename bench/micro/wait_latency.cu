@@ -66,14 +66,7 @@ int main()
         std::vector<double> t[WAYS], d[WAYS];
         for (int r = -5; r < rounds; ++r) {
             int order[WAYS];
-            for (int i = 0; i < WAYS; ++i)
-                order[i] = i;
-            for (int i = WAYS; i > 1; --i) { /* xorshift32, Fisher-Yates */
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                std::swap(order[i - 1], order[seed % i]);
-            }
+            shuffle_order(order, WAYS, &seed);
             double round[WAYS];
             for (int k = 0; k < WAYS; ++k) {
                 int w = order[k];

@@ -111,21 +111,20 @@ static gs_status cache_of(gs_cuda_device *d, gs_barrier *b, cuda_launch_cache **
 static gs_status bound_of(gs_cuda_device *d, cuda_launch_cache *c, const void *kernel,
                           unsigned groups, unsigned group_size, size_t shared_bytes, unsigned *out)
 {
-    unsigned slot = c ? c->next_bound % GS_BOUND_KEPT : 0u;
-    for (unsigned i = 0; c && i < GS_BOUND_KEPT; ++i)
+    unsigned slot = GS_BOUND_KEPT; /* the entry of this kernel and shape, if kept */
+    for (unsigned i = 0; c && i < GS_BOUND_KEPT && slot == GS_BOUND_KEPT; ++i)
         if (c->bounds[i].kernel == kernel && c->bounds[i].group_size == group_size &&
-            c->bounds[i].shared_bytes == shared_bytes) {
-            if (groups <= c->bounds[i].bound) {
-                *out = c->bounds[i].bound;
-                return GS_OK;
-            }
-            slot = i; /* over the bound: asked again, and the answer replaces it */
-            break;
-        }
+            c->bounds[i].shared_bytes == shared_bytes)
+            slot = i;
+    if (slot < GS_BOUND_KEPT && groups <= c->bounds[slot].bound) {
+        *out = c->bounds[slot].bound;
+        return GS_OK;
+    }
+    /* new, or a grid over the kept bound: asked again, and the answer kept */
     gs_status s = gs_cuda_kernel_bound(d, kernel, group_size, shared_bytes, out);
     if (s == GS_OK && c) {
-        if (slot == c->next_bound % GS_BOUND_KEPT)
-            ++c->next_bound;
+        if (slot == GS_BOUND_KEPT)
+            slot = c->next_bound++ % GS_BOUND_KEPT;
         c->bounds[slot].kernel = kernel;
         c->bounds[slot].group_size = group_size;
         c->bounds[slot].shared_bytes = shared_bytes;

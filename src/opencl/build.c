@@ -64,19 +64,10 @@ static void log_append(gs_cl_log *log, const char *fmt, ...)
 /* The build log of `program` on the device, appended to `log`. */
 static void append_build_log(gs_cl_device *d, cl_program program, gs_cl_log *log)
 {
-    size_t bytes = 0;
-    char *text;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) !=
-            CL_SUCCESS ||
-        bytes <= 1 || (text = malloc(bytes + 1)) == NULL)
-        return;
-    if (clGetProgramBuildInfo(program, d->id, CL_PROGRAM_BUILD_LOG, bytes, text, NULL) ==
-        CL_SUCCESS) {
-        text[bytes] = '\0';
-        size_t n = strlen(text);
-        if (n > 0)
-            log_append(log, "%s%s", text, text[n - 1] != '\n' ? "\n" : "");
-    }
+    char *text = gs_cl_program_log(d->id, program);
+    size_t n = text ? strlen(text) : 0;
+    if (n > 0)
+        log_append(log, "%s%s", text, text[n - 1] != '\n' ? "\n" : "");
     free(text);
 }
 

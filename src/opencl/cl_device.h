@@ -100,12 +100,16 @@ static inline unsigned gs_cl_coresident_bound(const gs_device *dev, unsigned gro
     return dev->info.compute_units;
 }
 
-/* native.c: OpenCL errors and event timing, the bottom layer every other file uses. */
+/* native.c: OpenCL errors, build logs and event timing, the bottom layer every other
+ * file uses. */
 
 /* Records a failed OpenCL call on the device (gs_native_fail) and returns the status
  * to report: GS_ERR_OUT_OF_MEMORY for the out-of-memory codes, else GS_ERR_NATIVE. */
 gs_status gs_cl_fail(gs_device *dev, cl_int err, const char *what);
 /* Waits for `last` and returns END(last) - START(first) in ns through *ns. */
 gs_status gs_cl_event_span(gs_device *dev, cl_event first, cl_event last, double *ns);
+/* The compiler's log of `program` on device `id`, terminated, the caller's to free;
+ * NULL where it is empty or could not be read. */
+char *gs_cl_program_log(cl_device_id id, cl_program program);
 
 #endif

@@ -1,8 +1,10 @@
-/* src/opencl/native.c - OpenCL error codes as gridsync statuses and texts, and the
- * device time between two profiled events: the bottom layer of the back end. */
+/* src/opencl/native.c - OpenCL error codes as gridsync statuses and texts, a program's
+ * build log, and the device time between two profiled events: the bottom layer of the
+ * back end. */
 #include "cl_device.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *cl_error_name(cl_int err)
 {
@@ -77,4 +79,19 @@ gs_status gs_cl_event_span(gs_device *dev, cl_event first, cl_event last, double
     if (ns)
         *ns = end > start ? (double)(end - start) : 0.0;
     return GS_OK;
+}
+
+char *gs_cl_program_log(cl_device_id id, cl_program program)
+{
+    size_t bytes = 0;
+    char *text;
+    if (clGetProgramBuildInfo(program, id, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) != CL_SUCCESS ||
+        bytes <= 1 || (text = malloc(bytes + 1)) == NULL)
+        return NULL;
+    if (clGetProgramBuildInfo(program, id, CL_PROGRAM_BUILD_LOG, bytes, text, NULL) != CL_SUCCESS) {
+        free(text);
+        return NULL;
+    }
+    text[bytes] = '\0';
+    return text;
 }

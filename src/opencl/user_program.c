@@ -69,26 +69,6 @@ static void note(char *log, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The compiler's log of `p`, its head as much as fits in `log` (terminated). */
-static void copy_build_log(const gs_cl_device *d, cl_program p, char *log, size_t size)
-{
-    size_t bytes = 0;
-    if (log == NULL || size == 0)
-        return;
-    log[0] = '\0';
-    if (clGetProgramBuildInfo(p, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) != CL_SUCCESS ||
-        bytes == 0)
-        return;
-    char *text = malloc(bytes + 1);
-    if (text == NULL)
-        return;
-    if (clGetProgramBuildInfo(p, d->id, CL_PROGRAM_BUILD_LOG, bytes, text, NULL) == CL_SUCCESS) {
-        text[bytes] = '\0';
-        note(log, size, "%s", text);
-    }
-    free(text);
-}
-
 /* The user's text starts at line 1 of its own: the compiler's messages then give the
  * lines of the user's file, not of gridsync's text ahead of it. */
 static const char user_line_reset[] = "\n#line 1\n";
@@ -122,9 +102,9 @@ gs_status gs_opencl_build_program(gs_device *dev, const char *source, const char
     err = clBuildProgram(p, 1, &d->id, all, NULL, NULL);
     gs_status s = GS_OK;
     if (err == CL_BUILD_PROGRAM_FAILURE) {
-        copy_build_log(d, p, log, log_size);
-        if (log && log_size && log[0] == '\0')
-            note(log, log_size, "clBuildProgram failed; the compiler wrote no log");
+        char *text = gs_cl_program_log(d->id, p); /* its head, as much as fits */
+        note(log, log_size, "%s", text ? text : "clBuildProgram failed; the compiler wrote no log");
+        free(text);
         s = GS_ERR_BUILD;
         (void)gs_native_fail(dev, err, "clBuildProgram of the user's program");
     } else if (err == CL_INVALID_BUILD_OPTIONS) {

@@ -60,8 +60,7 @@ static void write_files(const cli_options *o, const gs_device_info *d, const pi_
     FILE *c = o->csv ? fopen(o->csv, "w") : NULL, *j = o->json ? fopen(o->json, "w") : NULL;
     if (c)
         fprintf(c, "experiment,device,backend,way,groups,block,steps,pi,abs_error,ms,paired_us,"
-                   "steps_per_s,"
-                   "check\n");
+                   "steps_per_s,check\n");
     if (j)
         fprintf(j,
                 "{\n  \"device\": \"%s\", \"backend\": \"%s\", \"groups\": %u, \"block\": %u,\n  "

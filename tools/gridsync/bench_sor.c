@@ -63,7 +63,7 @@ static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
     unsigned n = 0, k = cli_algos(o, dev, named);
     for (unsigned i = 0; i < k; ++i) {
         gs_algo m = named[i];
-        int by_default = m == GSR_LOCAL || m == GS_ALGO_AUTO || table_is_baseline(m);
+        int by_default = m == GSR_LOCAL || m == GS_ALGO_AUTO || gsa_is_baseline(m);
         if ((o->given & OPT_ALGO || by_default) && gsr_method_supported(dev, m))
             out[n++] = m;
     }
@@ -202,7 +202,7 @@ static const bench_row *fastest(const bench_table *t, const bench_row *at, int g
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         int kind =
-            global ? r->algo != CLI_ALGO_LOCAL && !table_is_baseline(r->algo) : r->algo == algo;
+            global ? r->algo != CLI_ALGO_LOCAL && !gsa_is_baseline(r->algo) : r->algo == algo;
         if (r->any_grid && kind && r->status == GS_OK && r->n == at->n && r->iters == at->iters &&
             (!best || r->total_ms < best->total_ms))
             best = r;

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "appkit.h" /* gsa_is_baseline: the baselines the apps write themselves */
 #include "gridsync.h"
 #include "gridsync/run.h"
 
@@ -192,7 +193,6 @@ double table_ratio(const bench_table *t, const bench_row *r, gs_algo base);
 int table_same_form(const bench_row *a, const bench_row *b);
 /* The algo column: the protocol, or a wavefront row's scheme where it has none. */
 const char *table_algo_name(const bench_row *r);
-int table_is_baseline(gs_algo a);
 /* The table, as it is measured: the device and the column names, then each row as soon
  * as it is complete (table_show prints the rows not printed yet), then the best per grid
  * and the legend. */

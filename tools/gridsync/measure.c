@@ -5,12 +5,6 @@
 
 #include "cli.h"
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 const char *bench_verdict(gs_status s)
 {
     switch (s) {
@@ -78,7 +72,7 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
         t[i] = r.elapsed_ns;
     }
     if (s == GS_OK) {
-        qsort(t, o->repeats, sizeof *t, cmp_double);
+        gsa_sort(t, o->repeats);
         double median = t[o->repeats / 2];
         row->total_ms = median / 1e6;
         row->ns_per_barrier = r.barriers ? median / r.barriers : 0;

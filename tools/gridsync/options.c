@@ -422,7 +422,7 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
  * cluster's configuration and 61.24 with the same kernel after it, and 0.9% less instead
  * on 264 blocks; bench/results/h200/fourteenth/auto_order.txt), so that what an
  * experiment compares has the same history; local last (where the experiment runs it). */
-static int algo_class(gs_algo a) { return table_is_baseline(a) ? 0 : a == GS_ALGO_CLUSTER ? 2 : 1; }
+static int algo_class(gs_algo a) { return gsa_is_baseline(a) ? 0 : a == GS_ALGO_CLUSTER ? 2 : 1; }
 
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out)
 {

@@ -87,11 +87,6 @@ int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n
     return 0;
 }
 
-int table_is_baseline(gs_algo a)
-{
-    return a == GS_ALGO_RELAUNCH || a == GS_ALGO_RELAUNCH_GRAPH || a == GS_ALGO_CG;
-}
-
 /* The three ratios of a row, each after its prefix; `none` where the baseline did not
  * run or pass (an empty CSV cell, JSON null: not 0, which reads as infinitely fast). */
 static void ratios(FILE *f, const bench_table *t, const bench_row *r, const char *none,

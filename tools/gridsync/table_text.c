@@ -88,7 +88,7 @@ static void print_best(const bench_table *t, FILE *f)
         for (unsigned j = i; j < t->n && first; ++j) {
             const bench_row *r = &t->rows[j];
             if (same_grid(r, &t->rows[i]) && r->status == GS_OK && r->total_ms > 0 &&
-                !table_is_baseline(r->algo) && (!best || r->total_ms < best->total_ms))
+                !gsa_is_baseline(r->algo) && (!best || r->total_ms < best->total_ms))
                 best = r;
         }
         if (!best || best->any_grid || best->scheme) /* wavefront: its own summary */
