@@ -331,6 +331,72 @@ static void a_wrong_result_fails(void **state)
     assert_non_null(strstr(r.error, "differ"));
 }
 
+/* gsj_run_methods: the configurations of one problem in interleaved rounds. Each is
+ * checked and timed as gsj_run would; the first is every ratio's base; a configuration
+ * that fails drops out with its own status while the others go on; configurations of
+ * different problems are refused, all of them. */
+static void methods_in_rounds(void **state)
+{
+    (void)state;
+    enum { N = 24, T = 7, R = 5 };
+    float wrong[N * N];
+    assert_int_equal(gsj_reference(N, T, 11, wrong), GS_OK);
+    wrong[3 * N + 4] += 1.0f;
+    gsj_config cfgs[3];
+    gs_algo ms[3] = {GS_ALGO_FLIP, GS_ALGO_RELAUNCH, GS_ALGO_AUTO};
+    for (unsigned i = 0; i < 3; ++i)
+        cfgs[i] = (gsj_config){.n = N,
+                               .iters = T,
+                               .seed = 11,
+                               .method = ms[i],
+                               .groups = 2,
+                               .group_size = group_size(),
+                               .repeats = R};
+    gsj_result res[3];
+    assert_int_equal(gsj_run_methods(dev, cfgs, 3, res), GS_OK);
+    for (unsigned i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, GS_OK);
+        assert_true(res[i].ms_min > 0 && res[i].ms_min <= res[i].ms_median &&
+                    res[i].ms_median <= res[i].ms_max);
+        /* the median of the rounds' ratios lies between the extremes of the ratio */
+        assert_true(res[i].paired_ratio >= res[i].ms_min / res[0].ms_max * 0.999999);
+        assert_true(res[i].paired_ratio <= res[i].ms_max / res[0].ms_min * 1.000001);
+    }
+    assert_true(res[0].paired_ratio == 1.0);
+    assert_true(res[2].algo == GS_ALGO_FLIP || res[2].algo == GS_ALGO_TREE); /* auto, resolved */
+
+    cfgs[1].reference = wrong; /* relaunch fails its check; flip and auto go on */
+    assert_int_equal(gsj_run_methods(dev, cfgs, 3, res), GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].status, GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].mismatches, 1);
+    assert_true(res[1].ms_median == 0.0 && res[1].paired_ratio == 0.0);
+    assert_non_null(strstr(res[1].error, "differ"));
+    assert_int_equal(res[0].status, GS_OK);
+    assert_int_equal(res[2].status, GS_OK);
+    assert_true(res[2].ms_median > 0.0 && res[2].paired_ratio > 0.0);
+    cfgs[1].reference = NULL;
+
+    const unsigned bad_field = 4;
+    for (unsigned k = 0; k < bad_field; ++k) { /* n, iters, seed, repeats must agree */
+        gsj_config other[2] = {cfgs[0], cfgs[1]};
+        if (k == 0)
+            other[1].n = N + 1u;
+        else if (k == 1)
+            other[1].iters = T + 1u;
+        else if (k == 2)
+            other[1].seed = 12;
+        else
+            other[1].repeats = R + 1u;
+        assert_int_equal(gsj_run_methods(dev, other, 2, res), GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[0].status, GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[1].status, GS_ERR_INVALID_ARGUMENT);
+    }
+    assert_int_equal(gsj_run_methods(dev, cfgs, 0, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_run_methods(dev, NULL, 2, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_run_methods(dev, cfgs, 2, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsj_run_methods(NULL, cfgs, 2, res), GS_ERR_UNSUPPORTED);
+}
+
 static void bad_input(void **state)
 {
     gsj_result r;
@@ -493,6 +559,7 @@ int main(void)
         cmocka_unit_test(reference_is_the_update),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(methods_in_rounds),
         cmocka_unit_test(tiling_is_the_squarest_pair),
         cmocka_unit_test(tiles_partition_the_interior),
         cmocka_unit_test(tiled_forms_are_exact),

@@ -7,9 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "appkit.h"
 #include "pi.h"
 #include "test_support.h"
 
@@ -119,15 +121,42 @@ static void paired_with_the_first(void **state)
     assert_true(res[1].paired_ms < res[1].ms);
 }
 
+/* appkit's round order, which the ways' rounds (and bench jacobi's) take: a permutation
+ * every time, and not the same one every round. */
+static void rounds_are_shuffled(void **state)
+{
+    (void)state;
+    enum { N = 6, ROUNDS = 40 };
+    unsigned seed = 0x9e3779b9u, order[N], first[N], differ = 0, firsts[N] = {0};
+    for (unsigned r = 0; r < ROUNDS; ++r) {
+        gsa_shuffle(order, N, &seed);
+        unsigned seen = 0;
+        for (unsigned i = 0; i < N; ++i) {
+            assert_true(order[i] < N);
+            seen |= 1u << order[i];
+        }
+        assert_int_equal(seen, (1u << N) - 1u);
+        if (r == 0)
+            memcpy(first, order, sizeof first);
+        differ += memcmp(first, order, sizeof first) != 0;
+        firsts[order[0]]++;
+    }
+    assert_true(differ > ROUNDS / 2);
+    for (unsigned i = 0; i < N; ++i) /* every configuration is first now and then */
+        assert_true(firsts[i] > 0);
+    double v[] = {5.0, 1.0, 3.0};
+    assert_true(gsa_median(v, 3) == 3.0);
+    assert_true(gsa_median(v, 0) == 0.0);
+}
+
 int main(void)
 {
     dev = test_open_or_skip();
     gs_device_get_info(dev, &info);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bad_input),
-        cmocka_unit_test(every_way_agrees),
-        cmocka_unit_test(ways_in_rounds),
-        cmocka_unit_test(paired_with_the_first),
+        cmocka_unit_test(bad_input),           cmocka_unit_test(every_way_agrees),
+        cmocka_unit_test(ways_in_rounds),      cmocka_unit_test(paired_with_the_first),
+        cmocka_unit_test(rounds_are_shuffled),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     gs_device_close(dev);

@@ -81,3 +81,25 @@ void gsa_sort(double *v, unsigned n)
     if (v != NULL && n > 1)
         qsort(v, n, sizeof *v, ascending);
 }
+
+double gsa_median(double *v, unsigned n)
+{
+    if (v == NULL || n == 0)
+        return 0.0;
+    gsa_sort(v, n);
+    return v[n / 2u];
+}
+
+void gsa_shuffle(unsigned *order, unsigned n, unsigned *seed)
+{
+    for (unsigned i = 0; i < n; ++i)
+        order[i] = i;
+    for (unsigned i = n; i > 1u; --i) {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 17;
+        *seed ^= *seed << 5;
+        unsigned j = *seed % i, t = order[i - 1u];
+        order[i - 1u] = order[j];
+        order[j] = t;
+    }
+}

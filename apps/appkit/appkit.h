@@ -46,6 +46,15 @@ gs_status gsa_local_open(gs_device *dev, unsigned words, unsigned tagged, unsign
 /* Sorts v[0..n) ascending: the fastest run is v[0], the median v[n / 2]. */
 void gsa_sort(double *v, unsigned n);
 
+/* The median of v[0..n) (v[n / 2] once sorted; v is sorted in place); 0 for n == 0. */
+double gsa_median(double *v, unsigned n);
+
+/* order[0..n) a permutation of 0..n-1 drawn from *seed (xorshift32, Fisher-Yates; the
+ * seed advances, non-zero): each round of an application's timed runs takes the
+ * configurations in its own order, so that none always runs right after the same
+ * other one, whose end sets the device's idle gap before it. */
+void gsa_shuffle(unsigned *order, unsigned n, unsigned *seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -100,7 +100,12 @@ typedef struct gsj_result {
     double max_abs_diff;              /* the largest such difference */
     gs_algo algo;                     /* the protocol that ran (AUTO resolved) */
     size_t state_bytes;               /* the barrier's device state; 0 for baselines */
-    char error[160];                  /* what failed, where a call returned an error */
+    /* gsj_run_methods: the median over the rounds of this configuration's time over the
+     * first configuration's in the same round (1 for the first; 0 where either ran no
+     * timed round) */
+    double paired_ratio;
+    gs_status status; /* what gsj_run or gsj_run_methods returned for this configuration */
+    char error[160];  /* what failed, where a call returned an error */
 } gsj_result;
 
 /* The initial grid of `seed` (n * n floats, row-major). */
@@ -162,6 +167,19 @@ gs_status gsj_max_groups(gs_device *dev, gs_algo method, gsj_form form, unsigned
  * method other than auto in the local or halo form, more than GSJ_LOCAL_MAX_ITERS
  * iterations there, more halo words than GS_LOCAL_MAX_TAGGED). */
 gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
+
+/* Several methods (or forms, or grids) of one problem compared fairly: cfgs[0..n) share
+ * n, iters, seed and repeats (GS_ERR_INVALID_ARGUMENT for every one otherwise). Each
+ * configuration is opened and checked as gsj_run does, then the timed runs go in rounds,
+ * every configuration still passing once a round, each round in its own seeded shuffled
+ * order: a device that drifts over the seconds of a size weighs on every method alike,
+ * and none always runs right after the same other one. out[i] is cfgs[i]'s result, with
+ * its status and paired_ratio (against cfgs[0]). A configuration that fails (its check,
+ * a timeout) drops out with its status; the others go on. Returns the first non-OK
+ * status in the order of cfgs, or GS_OK. The configurations' sessions are all open at
+ * once: on CUDA those of one side share its grids (gsj_release), so one thread runs
+ * them. */
+gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out);
 
 /* What gsj_run keeps between configurations, freed: on CUDA the last configuration's
  * grids, which the next configuration of the same side on the same GPU runs on (so that

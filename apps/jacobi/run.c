@@ -175,47 +175,137 @@ static int config_ok(const gsj_config *c)
             (uint64_t)c->iters * gsj_local_bands(c->n, c->groups) < GS_LOCAL_END);
 }
 
-gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)
+/* Whether the configurations can run together: a refusal is every one's. */
+static gs_status configs_ok(gs_device *dev, const gsj_config *cfgs, unsigned n)
+{
+    if (cfgs == NULL || n == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        if (!config_ok(&cfgs[i]) || cfgs[i].n != cfgs[0].n || cfgs[i].iters != cfgs[0].iters ||
+            cfgs[i].seed != cfgs[0].seed || cfgs[i].repeats != cfgs[0].repeats)
+            return GS_ERR_INVALID_ARGUMENT;
+    const gsj_backend *be = backend_of(dev);
+    for (unsigned i = 0; i < n; ++i)
+        if (be == NULL || !be->supported(dev, cfgs[i].method))
+            return GS_ERR_UNSUPPORTED;
+    return GS_OK;
+}
+
+/* One configuration's session, what it is checked against, and its timed runs. */
+typedef struct gsj_entry {
+    gsj_session s;
+    const float *reference;
+    gs_status status;
+    double *ns; /* the timed runs, one a round */
+    unsigned runs;
+} gsj_entry;
+
+/* Each configuration's statistics from its runs, and its ratio to the first
+ * configuration's run round by round (before the sorts). */
+static void summarize(gsj_entry *es, unsigned n, double *scratch)
+{
+    for (unsigned i = 0; i < n; ++i) {
+        unsigned both = es[i].runs < es[0].runs ? es[i].runs : es[0].runs;
+        for (unsigned r = 0; r < both; ++r)
+            scratch[r] = es[0].ns[r] > 0 ? es[i].ns[r] / es[0].ns[r] : 0.0;
+        es[i].s.result->paired_ratio = es[i].status == GS_OK ? gsa_median(scratch, both) : 0.0;
+    }
+    for (unsigned i = 0; i < n; ++i) {
+        gsj_result *out = es[i].s.result;
+        unsigned k = es[i].runs;
+        if (es[i].status != GS_OK || k == 0)
+            continue;
+        gsa_sort(es[i].ns, k);
+        out->ms_median = es[i].ns[k / 2u] / 1e6;
+        out->ms_min = es[i].ns[0] / 1e6;
+        out->ms_max = es[i].ns[k - 1u] / 1e6;
+        out->ms_per_iter = out->ms_median / es[i].s.cfg->iters;
+    }
+}
+
+/* Every configuration opened and checked (the warm-up), then the rounds. */
+static void run_rounds(const gsj_backend *be, gsj_entry *es, unsigned n, unsigned *order,
+                       float *result)
+{
+    double warm_up = 0.0;
+    for (unsigned i = 0; i < n; ++i) {
+        es[i].status = be->open(&es[i].s);
+        /* The warm-up is the check: a method that computes a wrong grid is never timed. */
+        if (es[i].status == GS_OK)
+            es[i].status = run_checked(be, &es[i].s, es[i].reference, result, &warm_up);
+    }
+    unsigned seed = 0x9e3779b9u;
+    for (unsigned r = 0; r < es[0].s.cfg->repeats; ++r) {
+        gsa_shuffle(order, n, &seed);
+        for (unsigned k = 0; k < n; ++k) {
+            gsj_entry *e = &es[order[k]];
+            if (e->status == GS_OK)
+                e->status = run_checked(be, &e->s, e->reference, result, &e->ns[e->runs++]);
+        }
+    }
+}
+
+gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out)
 {
     if (out == NULL)
         return GS_ERR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (cfg == NULL || !config_ok(cfg))
-        return GS_ERR_INVALID_ARGUMENT;
-    const gsj_backend *be = backend_of(dev);
-    if (be == NULL || !be->supported(dev, cfg->method))
-        return GS_ERR_UNSUPPORTED;
-    out->algo = cfg->method;
-
-    size_t cells = (size_t)cfg->n * cfg->n;
-    float *initial = malloc(cells * sizeof *initial), *result = malloc(cells * sizeof *result);
-    float *own_ref = cfg->reference ? NULL : malloc(cells * sizeof *own_ref);
-    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
-    const float *reference = cfg->reference ? cfg->reference : own_ref;
-    gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
-    if (st == GS_OK && own_ref)
-        st = gsj_reference(cfg->n, cfg->iters, cfg->seed, own_ref);
-    gsj_session s = {dev, cfg, initial, out, NULL};
-    if (st == GS_OK) {
-        gsj_initial(cfg->n, cfg->seed, initial);
-        st = be->open(&s);
-        /* The warm-up is the check: a method that computes a wrong grid is never timed. */
-        if (st == GS_OK)
-            st = run_checked(be, &s, reference, result, &times[cfg->repeats]);
-        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
-            st = run_checked(be, &s, reference, result, &times[r]);
-        be->close(&s);
+    memset(out, 0, n * sizeof *out);
+    gs_status st = configs_ok(dev, cfgs, n);
+    unsigned repeats = st == GS_OK ? cfgs[0].repeats : 0u;
+    size_t cells = st == GS_OK ? (size_t)cfgs[0].n * cfgs[0].n : 0u;
+    int need_ref = 0;
+    for (unsigned i = 0; st == GS_OK && i < n; ++i) {
+        out[i].algo = cfgs[i].method;
+        need_ref |= cfgs[i].reference == NULL;
     }
-    if (st == GS_OK && cfg->repeats) {
-        gsa_sort(times, cfg->repeats);
-        out->ms_median = times[cfg->repeats / 2] / 1e6;
-        out->ms_min = times[0] / 1e6;
-        out->ms_max = times[cfg->repeats - 1] / 1e6;
-        out->ms_per_iter = out->ms_median / cfg->iters;
+    float *initial = NULL, *result = NULL, *own_ref = NULL;
+    double *ns = NULL, *scratch = NULL;
+    gsj_entry *es = NULL;
+    unsigned *order = NULL;
+    if (st == GS_OK) {
+        initial = malloc(cells * sizeof *initial);
+        result = malloc(cells * sizeof *result);
+        own_ref = need_ref ? malloc(cells * sizeof *own_ref) : NULL;
+        ns = malloc(((size_t)n * repeats + 1u) * sizeof *ns);
+        scratch = malloc((repeats + 1u) * sizeof *scratch);
+        es = calloc(n, sizeof *es);
+        order = calloc(n, sizeof *order);
+        if (!initial || !result || (need_ref && !own_ref) || !ns || !scratch || !es || !order)
+            st = GS_ERR_OUT_OF_MEMORY;
+    }
+    if (st == GS_OK && own_ref)
+        st = gsj_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, own_ref);
+    if (st == GS_OK) {
+        const gsj_backend *be = backend_of(dev);
+        gsj_initial(cfgs[0].n, cfgs[0].seed, initial);
+        for (unsigned i = 0; i < n; ++i) {
+            es[i].s = (gsj_session){dev, &cfgs[i], initial, &out[i], NULL};
+            es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
+            es[i].ns = ns + (size_t)i * repeats;
+        }
+        run_rounds(be, es, n, order, result);
+        summarize(es, n, scratch);
+        for (unsigned i = 0; i < n; ++i) {
+            be->close(&es[i].s);
+            out[i].status = es[i].status;
+            if (st == GS_OK)
+                st = es[i].status;
+        }
+    } else {
+        for (unsigned i = 0; i < n; ++i)
+            out[i].status = st;
     }
     free(initial);
     free(result);
     free(own_ref);
-    free(times);
+    free(ns);
+    free(scratch);
+    free(es);
+    free(order);
     return st;
+}
+
+gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out)
+{
+    return gsj_run_methods(dev, cfg, 1u, out);
 }

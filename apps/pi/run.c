@@ -77,12 +77,6 @@ static double now_ms(void)
 #define GSP_MAX_RUNS 201u
 #define GSP_TIMED_MS 250.0
 
-static double median_ms(double *v, unsigned n)
-{
-    gsa_sort(v, n);
-    return v[n / 2u];
-}
-
 /* One way's session: its barrier, its back end's buffers, its timed runs. */
 typedef struct gsp_entry {
     gsp_session s;
@@ -90,21 +84,6 @@ typedef struct gsp_entry {
     double ms[GSP_MAX_RUNS];
     unsigned runs;
 } gsp_entry;
-
-/* order[0..n) a permutation of 0..n-1 drawn from *seed (xorshift32, Fisher-Yates). */
-static void shuffle(unsigned *order, unsigned n, unsigned *seed)
-{
-    for (unsigned i = 0; i < n; ++i)
-        order[i] = i;
-    for (unsigned i = n; i > 1u; --i) {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 17;
-        *seed ^= *seed << 5;
-        unsigned j = *seed % i, t = order[i - 1u];
-        order[i - 1u] = order[j];
-        order[j] = t;
-    }
-}
 
 static int config_ok(const gsp_config *c)
 {
@@ -201,7 +180,7 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
         live += es[i].status == GS_OK;
     for (unsigned r = 0;
          live && r < GSP_MAX_RUNS && (r < GSP_MIN_RUNS || spent < GSP_TIMED_MS * live); ++r) {
-        shuffle(order, n, &seed);
+        gsa_shuffle(order, n, &seed);
         for (unsigned k = 0; k < n; ++k) {
             gsp_entry *e = &es[order[k]];
             if (e->status != GS_OK)
@@ -219,12 +198,12 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
         double d[GSP_MAX_RUNS];
         for (unsigned r = 0; r < both; ++r)
             d[r] = es[i].ms[r] - es[0].ms[r];
-        out[i].paired_ms = both ? median_ms(d, both) : 0.0;
+        out[i].paired_ms = both ? gsa_median(d, both) : 0.0;
     }
     gs_status first = GS_OK;
     for (unsigned i = 0; i < n; ++i) {
         out[i].status = es[i].status;
-        out[i].ms = es[i].status == GS_OK && es[i].runs ? median_ms(es[i].ms, es[i].runs) : 0.0;
+        out[i].ms = es[i].status == GS_OK && es[i].runs ? gsa_median(es[i].ms, es[i].runs) : 0.0;
         if (first == GS_OK)
             first = es[i].status;
         close_entry(be, &es[i]);

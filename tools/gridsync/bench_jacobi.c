@@ -12,7 +12,9 @@
  * runs as `auto` alone; its ratios are to the sync form's cg. So does the halo form (the
  * resident form's tiles, their halos in gridsync's tagged words, no barrier). Every configuration's
  * result is first compared with a sequential reference (exactly); one that differs is
- * FAIL and not timed.
+ * FAIL and not timed. The methods of one grid run together, in rounds, each round in a
+ * shuffled order (gsj_run_methods), cg first in the list: each row's paired_cg is the
+ * median over the rounds of its time over grid.sync()'s in the same round.
  *
  * Rows: `jacobi` for each method, form, size and grid; `best` for each method's fastest
  * grid in a form at a size, whose ratios compare best with best of that form. The
@@ -73,49 +75,69 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* One method at one size and grid: a table row, and a line on stderr as soon as it is
- * measured. */
-static void measure(gs_device *dev, const cli_options *o, gs_algo method, gsj_form form,
-                    const jsize *z, unsigned groups, unsigned block, const float *reference,
-                    bench_row *r)
+/* The methods of one size, form and grid, measured together (gsj_run_methods: in
+ * rounds, each in a shuffled order, cg first in the list where it runs, so that every
+ * row's paired ratio is to grid.sync()'s time in the same round): a table row each, in
+ * the order given, and a line on stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k,
+                   gsj_form form, const jsize *z, unsigned groups, unsigned block,
+                   const float *reference, bench_table *t)
 {
-    gsj_config cfg = {.n = z->n,
-                      .iters = z->iters,
-                      .seed = JACOBI_SEED,
-                      .method = method,
-                      .form = form,
-                      .groups = groups,
-                      .group_size = block,
-                      .repeats = o->repeats,
-                      .timeout_ms = o->timeout_ms,
-                      .reference = reference};
-    gsj_result res;
-    gs_status s = gsj_run(dev, &cfg, &res);
-    r->experiment = "jacobi";
-    r->algo = method;
-    r->form = gsj_method_has_forms(method) ? gsj_form_name(form) : NULL;
-    r->groups = groups;
-    r->block = block;
-    r->iters = z->iters;
-    r->n = z->n;
-    r->status = s;
-    r->check = bench_verdict(s);
-    r->state_bytes = res.state_bytes;
-    if (s == GS_OK) {
-        r->total_ms = res.ms_median;
-        r->ns_per_barrier = res.ms_per_iter * 1e6;
-        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+    gsj_config cfgs[GS_ALGO_COUNT_ + 1];
+    gsj_result res[GS_ALGO_COUNT_ + 1];
+    unsigned at[GS_ALGO_COUNT_ + 1], n = 0;   /* cfgs[at[m]] is ms[m]'s */
+    for (unsigned pass = 0; pass < 2; ++pass) /* cg first */
+        for (unsigned m = 0; m < k; ++m)
+            if ((ms[m] == GS_ALGO_CG) == (pass == 0)) {
+                at[m] = n;
+                cfgs[n++] = (gsj_config){.n = z->n,
+                                         .iters = z->iters,
+                                         .seed = JACOBI_SEED,
+                                         .method = ms[m],
+                                         .form = form,
+                                         .groups = groups,
+                                         .group_size = block,
+                                         .repeats = o->repeats,
+                                         .timeout_ms = o->timeout_ms,
+                                         .reference = reference};
+            }
+    (void)gsj_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
+    for (unsigned m = 0; m < k; ++m) {
+        const gsj_result *x = &res[at[m]];
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return 2;
+        r->experiment = "jacobi";
+        r->algo = ms[m];
+        r->form = gsj_method_has_forms(ms[m]) ? gsj_form_name(form) : NULL;
+        r->groups = groups;
+        r->block = block;
+        r->iters = z->iters;
+        r->n = z->n;
+        r->status = x->status;
+        r->check = bench_verdict(x->status);
+        r->state_bytes = x->state_bytes;
+        if (x->status == GS_OK) {
+            r->total_ms = x->ms_median;
+            r->ns_per_barrier = x->ms_per_iter * 1e6;
+            r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
+            r->paired_cg = cfgs[0].method == GS_ALGO_CG ? x->paired_ratio : 0.0;
+        }
+        char shown[40];
+        snprintf(shown, sizeof shown, x->algo != ms[m] && x->status == GS_OK ? "%s (%s)" : "%s%.0s",
+                 gs_algo_name(ms[m]), gs_algo_name(x->algo));
+        cli_progress("jacobi %u^2 x %u: %-16s %-5s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s",
+                     z->n, z->iters, shown, r->form ? r->form : "-", groups, block, r->total_ms,
+                     x->ms_per_iter, r->check, x->error[0] ? ": " : "", x->error);
     }
-    char shown[40];
-    snprintf(shown, sizeof shown, res.algo != method && s == GS_OK ? "%s (%s)" : "%s%.0s",
-             gs_algo_name(method), gs_algo_name(res.algo));
-    cli_progress("jacobi %u^2 x %u: %-16s %-5s %5u x %-4u %11.3f ms %10.5f ms/iter  %s%s%s", z->n,
-                 z->iters, shown, r->form ? r->form : "-", groups, block, r->total_ms,
-                 res.ms_per_iter, r->check, res.error[0] ? ": " : "", res.error);
+    table_show(t, stdout);
+    return 0;
 }
 
 /* Measures every method at every grid of one size in one form, then adds the form's best
- * rows. The methods without forms (relaunch) run in the first form only. */
+ * rows. The methods without forms (relaunch) run in the first form only. The methods of a
+ * grid run together (measure); one whose own bound is below the grid runs at its bound,
+ * with the others that run there. */
 static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned block, gsj_form form, int first_form,
                     const float *reference)
@@ -126,7 +148,9 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
     if (o->n_groups)
         memcpy(gl, o->groups, n_g * sizeof *gl);
     unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
-    for (unsigned gi = 0; gi < n_g; ++gi)
+    for (unsigned gi = 0; gi < n_g; ++gi) {
+        gs_algo todo[GS_ALGO_COUNT_ + 1];
+        unsigned at[GS_ALGO_COUNT_ + 1], n_todo = 0;
         for (unsigned m = 0; m < n_ms; ++m) {
             unsigned groups = gl[gi], bound = 0;
             if ((!first_form && !gsj_method_has_forms(ms[m])) ||
@@ -153,12 +177,24 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
             if (seen)
                 continue;
             done[m][n_done[m]++] = groups;
-            bench_row *r = table_add(t);
-            if (r == NULL)
-                return 2;
-            measure(dev, o, ms[m], form, z, groups, block, reference, r);
-            table_show(t, stdout);
+            todo[n_todo] = ms[m];
+            at[n_todo++] = groups;
         }
+        /* the methods that run at one group count, together */
+        for (unsigned i = 0; i < n_todo; ++i) {
+            if (at[i] == 0u)
+                continue;
+            gs_algo same[GS_ALGO_COUNT_ + 1];
+            unsigned k = 0, groups = at[i];
+            for (unsigned j = i; j < n_todo; ++j)
+                if (at[j] == groups) {
+                    same[k++] = todo[j];
+                    at[j] = 0u;
+                }
+            if (measure(dev, o, same, k, form, z, groups, block, reference, t) != 0)
+                return 2;
+        }
+    }
     int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
     table_show(t, stdout);
     return rc;

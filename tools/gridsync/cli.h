@@ -127,6 +127,10 @@ typedef struct bench_row {
     /* bench jacobi: "sync", "split", "local", "resident" or "halo"; NULL elsewhere, and for a method that has no
      * forms (relaunch), whose rows are then the base of every form's */
     const char *form;
+    /* bench jacobi: the median over the rounds of this row's time over cg's at the same
+     * grid in the same round (the methods of a grid run in interleaved rounds); 0 where
+     * cg did not run there, and in `best` rows */
+    double paired_cg;
 } bench_row;
 
 typedef struct bench_table {

@@ -66,7 +66,9 @@ static const cli_command experiments[] = {
      "barrier: method auto alone, compared with the sync form's baselines); resident, the\n"
      "split form's tiles kept in group memory; halo, resident tiles whose halos travel in\n"
      "gridsync's tagged words, no barrier (auto alone, a cooperative launch on CUDA); each result\n"
-     "must equal the host's bit for bit before it is timed.",
+     "must equal the host's bit for bit before it is timed. The methods of a grid run in\n"
+     "rounds (--repeats), each round in a shuffled order; x_cg_pair (CSV and JSON paired_cg)\n"
+     "is the median over the rounds of a method's time over cg's in the same round.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_FORM, NULL, bench_jacobi, "groups",
      bench_jacobi_summary, 1, 0},
     {"sor", "[options]",

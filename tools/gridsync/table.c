@@ -83,6 +83,7 @@ int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n
         *r = t->rows[best];
         r->experiment = "best";
         r->any_grid = 1;
+        r->paired_cg = 0; /* its grid's pairing, not best against best */
     }
     return 0;
 }
@@ -134,7 +135,7 @@ static int write_csv(const bench_table *t, const char *path)
             "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
             "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%s%scheck\n",
             t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "",
-            t->forms ? "form," : "");
+            t->forms ? "form,paired_cg," : "");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,", r->experiment, t->dev.name,
@@ -148,8 +149,11 @@ static int write_csv(const bench_table *t, const char *path)
             speedup(f, r->x_global, ",", "");
             fputc(',', f);
         }
-        if (t->forms) /* bench jacobi's: empty for a method without forms */
+        if (t->forms) { /* bench jacobi's: empty for a method without forms */
             fprintf(f, "%s,", r->form ? r->form : "");
+            speedup(f, r->paired_cg, "", "");
+            fputc(',', f);
+        }
         fprintf(f, "%s\n", r->check);
     }
     return fclose(f);
@@ -190,6 +194,10 @@ static int write_json(const bench_table *t, const char *path)
         }
         if (r->form)
             fprintf(f, "\"form\": \"%s\", ", r->form);
+        if (t->forms) {
+            speedup(f, r->paired_cg, "\"paired_cg\": ", "null");
+            fputs(", ", f);
+        }
         fprintf(f, "\"check\": \"%s\"}%s\n", r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
