@@ -77,23 +77,28 @@ static double now_s(void)
 
 /* The methods of one size, form and grid, measured together (gsj_run_methods: in
  * rounds, each in a shuffled order, cg first in the list where it runs, so that every
- * row's paired ratio is to grid.sync()'s time in the same round): a table row each, in
- * the order given, and a line on stderr for each. */
-static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k,
+ * row's paired ratio is to grid.sync()'s time in the same round; with `cg_base`, cg runs
+ * in the rounds for that alone, its row being another call's): a table row each, in the
+ * order given, and a line on stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k, int cg_base,
                    gsj_form form, const jsize *z, unsigned groups, unsigned block,
                    const float *reference, bench_table *t)
 {
-    gsj_config cfgs[GS_ALGO_COUNT_ + 1];
-    gsj_result res[GS_ALGO_COUNT_ + 1];
-    unsigned at[GS_ALGO_COUNT_ + 1], n = 0;   /* cfgs[at[m]] is ms[m]'s */
+    gsj_config cfgs[GS_ALGO_COUNT_ + 2];
+    gsj_result res[GS_ALGO_COUNT_ + 2];
+    gs_algo all[GS_ALGO_COUNT_ + 2];
+    unsigned at[GS_ALGO_COUNT_ + 2], n = 0; /* cfgs[at[m]] is all[m]'s */
+    if (cg_base)
+        all[0] = GS_ALGO_CG;
+    memcpy(all + (cg_base != 0), ms, k * sizeof *ms);
     for (unsigned pass = 0; pass < 2; ++pass) /* cg first */
-        for (unsigned m = 0; m < k; ++m)
-            if ((ms[m] == GS_ALGO_CG) == (pass == 0)) {
+        for (unsigned m = 0; m < k + (cg_base != 0); ++m)
+            if ((all[m] == GS_ALGO_CG) == (pass == 0)) {
                 at[m] = n;
                 cfgs[n++] = (gsj_config){.n = z->n,
                                          .iters = z->iters,
                                          .seed = JACOBI_SEED,
-                                         .method = ms[m],
+                                         .method = all[m],
                                          .form = form,
                                          .groups = groups,
                                          .group_size = block,
@@ -103,7 +108,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
             }
     (void)gsj_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
-        const gsj_result *x = &res[at[m]];
+        const gsj_result *x = &res[at[m + (cg_base != 0)]];
         bench_row *r = table_add(t);
         if (r == NULL)
             return 2;
@@ -180,18 +185,27 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
             todo[n_todo] = ms[m];
             at[n_todo++] = groups;
         }
-        /* the methods that run at one group count, together */
+        /* The methods that run at one group count, together; cluster in rounds of its
+         * own after them, beside cg where cg runs there: its launches change how fast
+         * every later kernel runs (options.c, cli_algos), so it must not take turns with
+         * the others. */
         for (unsigned i = 0; i < n_todo; ++i) {
             if (at[i] == 0u)
                 continue;
             gs_algo same[GS_ALGO_COUNT_ + 1];
-            unsigned k = 0, groups = at[i];
+            unsigned k = 0, groups = at[i], cluster = 0, cg = 0;
             for (unsigned j = i; j < n_todo; ++j)
                 if (at[j] == groups) {
-                    same[k++] = todo[j];
+                    cg |= todo[j] == GS_ALGO_CG;
+                    if (todo[j] == GS_ALGO_CLUSTER)
+                        cluster = 1;
+                    else
+                        same[k++] = todo[j];
                     at[j] = 0u;
                 }
-            if (measure(dev, o, same, k, form, z, groups, block, reference, t) != 0)
+            if ((k && measure(dev, o, same, k, 0, form, z, groups, block, reference, t) != 0) ||
+                (cluster && measure(dev, o, (const gs_algo[]){GS_ALGO_CLUSTER}, 1, cg, form, z,
+                                    groups, block, reference, t) != 0))
                 return 2;
         }
     }
