@@ -18,6 +18,10 @@ typedef struct gsj_session {
     const float *initial; /* n * n host floats: every run starts from them */
     gsj_result *result;   /* the back end fills algo, state_bytes and error */
     void *impl;           /* the back end's own */
+    /* gsj_run_methods: the session opened first (NULL in it and in gsj_run), whose grids a
+     * back end may share: the sessions of one call run one at a time, from one thread,
+     * and the first is closed last */
+    const struct gsj_session *peer;
 } gsj_session;
 
 typedef struct gsj_backend {

@@ -194,6 +194,7 @@ typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
     gs_local *L;     /* the local and halo forms' */
     float *a, *b;
+    int shared_grids;    /* a and b are the peer session's (gsj_session.peer) */
     float *group_memory; /* the resident and halo forms', every team's */
     thrd_t *threads;     /* relaunch: one per work-item */
     plain_item *items;
@@ -207,8 +208,15 @@ static gs_status cpu_open(gsj_session *s)
     if (m == NULL)
         return GS_ERR_OUT_OF_MEMORY;
     s->impl = m;
-    m->a = malloc(cells * sizeof *m->a);
-    m->b = malloc(cells * sizeof *m->b);
+    const cpu_impl *peer = s->peer ? s->peer->impl : NULL;
+    if (peer && peer->a && peer->b) { /* the methods of one call on the same grids */
+        m->a = peer->a;
+        m->b = peer->b;
+        m->shared_grids = 1;
+    } else {
+        m->a = malloc(cells * sizeof *m->a);
+        m->b = malloc(cells * sizeof *m->b);
+    }
     if (m->a == NULL || m->b == NULL)
         return GS_ERR_OUT_OF_MEMORY;
     gsj_form form = gsj_kernel_form(s->cfg);
@@ -308,8 +316,10 @@ static void cpu_close(gsj_session *s)
         gs_barrier_destroy(m->bar);
     if (m->L)
         gs_local_destroy(m->L);
-    free(m->a);
-    free(m->b);
+    if (!m->shared_grids) {
+        free(m->a);
+        free(m->b);
+    }
     free(m->group_memory);
     free(m->threads);
     free(m->items);

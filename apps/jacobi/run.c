@@ -279,14 +279,15 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
         const gsj_backend *be = backend_of(dev);
         gsj_initial(cfgs[0].n, cfgs[0].seed, initial);
         for (unsigned i = 0; i < n; ++i) {
-            es[i].s = (gsj_session){dev, &cfgs[i], initial, &out[i], NULL};
+            es[i].s = (gsj_session){dev, &cfgs[i], initial, &out[i], NULL, i ? &es[0].s : NULL};
             es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
             es[i].ns = ns + (size_t)i * repeats;
         }
         run_rounds(be, es, n, order, result);
         summarize(es, n, scratch);
-        for (unsigned i = 0; i < n; ++i) {
+        for (unsigned i = n; i-- > 0;) /* the first last: the others may share its grids */
             be->close(&es[i].s);
+        for (unsigned i = 0; i < n; ++i) {
             out[i].status = es[i].status;
             if (st == GS_OK)
                 st = es[i].status;
