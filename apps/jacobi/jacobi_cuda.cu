@@ -67,10 +67,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 
 static gs_status cuda_fail(gsj_session *s, cudaError_t e, const char *what)
 {
-    cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return gsj_fail(
-        s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-        "%s: %s", what, cudaGetErrorString(e));
+    return gsj_fail(s, gsa_cuda_status(e), "%s: %s", what, cudaGetErrorString(e));
 }
 
 /* The gridsync barrier kernels ask the library (it knows what a protocol's launch adds);
@@ -84,19 +81,7 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, gsj_form form, 
         return GS_ERR_UNSUPPORTED;
     if (!gsa_is_baseline(method) && form != GSJ_FORM_LOCAL && form != GSJ_FORM_HALO)
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
-    int ordinal = 0, per_sm = 0, sms = 0;
-    gs_status st = gs_cuda_ordinal(dev, &ordinal);
-    if (st != GS_OK)
-        return st;
-    if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) !=
-            cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
-        cudaGetLastError();
-        return GS_ERR_NATIVE;
-    }
-    *out = (unsigned)per_sm * (unsigned)sms;
-    return GS_OK;
+    return gsa_cuda_resident_blocks(dev, k, group_size, 0, out);
 }
 
 static gs_status cuda_group_memory(gs_device *dev, size_t *out)
@@ -271,13 +256,7 @@ static gs_status cuda_open(gsj_session *s)
     gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
     if (st != GS_OK)
         return gsj_fail(s, st, "gs_cuda_ordinal");
-    cudaError_t e = cudaSetDevice(ordinal);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->start);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->stop);
+    cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, &m->start, &m->stop);
     if (e == cudaSuccess)
         e = share_grids(ordinal, c->n, c->seed, m);
     /* On the app's stream, which does not wait for the legacy default stream: a plain
@@ -437,8 +416,7 @@ static void cuda_close(gsj_session *s)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     if (m == NULL)
         return;
-    if (m->stream)
-        cudaStreamSynchronize(m->stream);
+    gsa_cuda_stream_close(&m->stream, &m->start, &m->stop);
     if (m->exec)
         cudaGraphExecDestroy(m->exec);
     if (m->graph)
@@ -448,12 +426,6 @@ static void cuda_close(gsj_session *s)
     if (m->L)
         gs_local_destroy(m->L);
     leave_grids(m);
-    if (m->start)
-        cudaEventDestroy(m->start);
-    if (m->stop)
-        cudaEventDestroy(m->stop);
-    if (m->stream)
-        cudaStreamDestroy(m->stream);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

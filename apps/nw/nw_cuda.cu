@@ -84,10 +84,7 @@ static int cuda_supported(gs_device *dev, nw_scheme scheme, gs_algo protocol)
 
 static gs_status cuda_fail(nw_session *s, cudaError_t e, const char *what)
 {
-    cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return nw_fail(s,
-                   e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-                   "%s: %s", what, cudaGetErrorString(e));
+    return nw_fail(s, gsa_cuda_status(e), "%s: %s", what, cudaGetErrorString(e));
 }
 
 /* The global scheme asks the library (it knows what a protocol's launch adds); the
@@ -98,18 +95,7 @@ static gs_status cuda_max_groups(gs_device *dev, nw_scheme scheme, gs_algo proto
     const void *k = kernel_of(tile, scheme, protocol);
     if (scheme == NW_GLOBAL)
         return gs_cuda_max_groups(dev, k, tile, 0, out);
-    int ordinal = 0, per_sm = 0, sms = 0;
-    gs_status st = gs_cuda_ordinal(dev, &ordinal);
-    if (st != GS_OK)
-        return st;
-    if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)tile, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
-        cudaGetLastError();
-        return GS_ERR_NATIVE;
-    }
-    *out = (unsigned)per_sm * (unsigned)sms;
-    return GS_OK;
+    return gsa_cuda_resident_blocks(dev, k, tile, 0, out);
 }
 
 struct cuda_impl {
@@ -164,13 +150,7 @@ static gs_status cuda_open(nw_session *s)
     gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
     if (st != GS_OK)
         return nw_fail(s, st, "gs_cuda_ordinal");
-    cudaError_t e = cudaSetDevice(ordinal);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->start);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->stop);
+    cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, &m->start, &m->stop);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->m, s->cells * sizeof(int));
     if (e == cudaSuccess)
@@ -300,8 +280,7 @@ static void cuda_close(nw_session *s)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     if (m == NULL)
         return;
-    if (m->stream)
-        cudaStreamSynchronize(m->stream);
+    gsa_cuda_stream_close(&m->stream, &m->start, &m->stop);
     if (m->exec)
         cudaGraphExecDestroy(m->exec);
     if (m->graph)
@@ -315,12 +294,6 @@ static void cuda_close(nw_session *s)
     cudaFree(m->s1);
     cudaFree(m->s2);
     cudaFree(m->blosum);
-    if (m->start)
-        cudaEventDestroy(m->start);
-    if (m->stop)
-        cudaEventDestroy(m->stop);
-    if (m->stream)
-        cudaStreamDestroy(m->stream);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

@@ -60,20 +60,16 @@ typedef struct cl_impl {
 
 static gs_status cl_fail(nw_session *s, cl_int err, const char *what)
 {
-    return nw_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
+    return gsa_cl_fail(err, what, s->result->error, sizeof s->result->error);
 }
 
 /* gridsync's source, then the app's, with gridsync's options and the tile side. */
 static gs_status build(nw_session *s, cl_impl *m)
 {
-    char log[160];
     char opts[32];
     snprintf(opts, sizeof opts, "-DNW_B=%u", s->cfg->tile);
-    gs_status st =
-        gs_opencl_build_program(s->dev, nw_cl_source, opts, &m->program, log, sizeof log);
-    if (st != GS_OK)
-        return nw_fail(s, st, "gs_opencl_build_program: %s", log);
-    return GS_OK;
+    return gsa_cl_build(s->dev, nw_cl_source, opts, &m->program, s->result->error,
+                        sizeof s->result->error);
 }
 
 /* The buffers every kernel takes, after the state where it has one (args from `first`). */
@@ -137,9 +133,9 @@ static gs_status cl_open(nw_session *s)
                        : c->scheme == NW_LOCAL        ? "nw_local_kernel"
                        : c->scheme == NW_LOCAL_TAGGED ? "nw_tagged_kernel"
                                                       : global_of(c->protocol);
-    m->kernel = clCreateKernel(m->program, name, &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, name);
+    if ((st = gsa_cl_kernel(m->program, name, &m->kernel, s->result->error,
+                            sizeof s->result->error)) != GS_OK)
+        return st;
     m->m = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, s->cells * sizeof(cl_int), NULL, &err);
     if (err == CL_SUCCESS)
         m->edge = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE,
@@ -156,13 +152,6 @@ static gs_status cl_open(nw_session *s)
     if (err != CL_SUCCESS)
         return cl_fail(s, err, "clCreateBuffer");
     return kernel_args(s, m);
-}
-
-/* The span from the first event's start to the last one's end, in ns. */
-static gs_status span(nw_session *s, cl_event first, cl_event last, double *ns)
-{
-    cl_int err = gsa_cl_span_ns(first, last, ns);
-    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* 2R - 1 launches, one per anti-diagonal, each of its tiles' groups (at most cfg->groups),
@@ -183,16 +172,9 @@ static gs_status relaunch(nw_session *s, cl_impl *m, double *ns)
             err =
                 clEnqueueNDRangeKernel(m->queue, m->kernel, 1, NULL, &global, &local, 0, NULL, ev);
     }
-    if (err == CL_SUCCESS)
-        err = clFinish(m->queue);
     s->result->launches = launches;
-    gs_status st = err == CL_SUCCESS ? span(s, first, last ? last : first, ns)
-                                     : cl_fail(s, err, "clEnqueueNDRangeKernel (relaunch)");
-    if (first)
-        clReleaseEvent(first);
-    if (last)
-        clReleaseEvent(last);
-    return st;
+    return gsa_cl_relaunch_end(m->queue, err, first, last, ns, s->result->error,
+                               sizeof s->result->error);
 }
 
 /* The local scheme: an ordinary launch of any number of groups on the state

@@ -19,6 +19,7 @@
 #include "gridsync/cuda.cuh"
 #include "gridsync/host_cuda.h"
 
+#include "appkit_cuda.cuh"
 #include "backend.h"
 #include "pi_step.h"
 
@@ -46,8 +47,7 @@ static int cuda_supported(gsp_way way) { return way < GSP_WAYS; }
 
 static gs_status cuda_fail(gsp_session *s, cudaError_t e, const char *what)
 {
-    cudaGetLastError();
-    return gsp_fail(s, GS_ERR_NATIVE, "%s: %s", what, cudaGetErrorString(e));
+    return gsp_fail(s, gsa_cuda_status(e), "%s: %s", what, cudaGetErrorString(e));
 }
 
 static gs_status cuda_open(gsp_session *s)
@@ -61,9 +61,7 @@ static gs_status cuda_open(gsp_session *s)
     gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
     if (st != GS_OK)
         return gsp_fail(s, st, "gs_cuda_ordinal");
-    cudaError_t e = cudaSetDevice(ordinal);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
+    cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, NULL, NULL);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->ticket, sizeof(gs_word));
     if (e == cudaSuccess)
@@ -137,16 +135,13 @@ static void cuda_close(gsp_session *s)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     if (m == NULL)
         return;
-    if (m->stream)
-        cudaStreamSynchronize(m->stream);
+    gsa_cuda_stream_close(&m->stream, NULL, NULL);
     cudaFree(m->ticket);
     cudaFree(m->scratch);
     cudaFree(m->partials);
     cudaFree(m->cub_tmp);
     cudaFreeHost(m->host_partials);
     cudaFreeHost(m->host_result);
-    if (m->stream)
-        cudaStreamDestroy(m->stream);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

@@ -5,6 +5,7 @@
 
 #include "gridsync/host_opencl.h"
 
+#include "appkit_opencl.h"
 #include "backend.h"
 
 extern const char gsp_cl_source[];
@@ -23,20 +24,17 @@ static int cl_supported(gsp_way way) { return way != GSP_CUB; }
 
 static gs_status cl_fail(gsp_session *s, cl_int err, const char *what)
 {
-    return gsp_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
+    return gsa_cl_fail(err, what, s->result->error, sizeof s->result->error);
 }
 
 /* gridsync's source, then the app's, built with gridsync's options; its one kernel. */
 static gs_status build(gsp_session *s, cl_impl *m)
 {
-    char log[160];
-    cl_int err;
-    gs_status st =
-        gs_opencl_build_program(s->dev, gsp_cl_source, NULL, &m->program, log, sizeof log);
-    if (st != GS_OK)
-        return gsp_fail(s, st, "gs_opencl_build_program: %s", log);
-    m->kernel = clCreateKernel(m->program, "gsp_pi", &err);
-    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clCreateKernel(gsp_pi)");
+    gs_status st = gsa_cl_build(s->dev, gsp_cl_source, NULL, &m->program, s->result->error,
+                                sizeof s->result->error);
+    return st != GS_OK ? st
+                       : gsa_cl_kernel(m->program, "gsp_pi", &m->kernel, s->result->error,
+                                       sizeof s->result->error);
 }
 
 static gs_status cl_open(gsp_session *s)

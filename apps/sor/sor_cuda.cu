@@ -48,10 +48,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 
 static gs_status cuda_fail(gsr_session *s, cudaError_t e, const char *what)
 {
-    cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return gsr_fail(
-        s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-        "%s: %s", what, cudaGetErrorString(e));
+    return gsr_fail(s, gsa_cuda_status(e), "%s: %s", what, cudaGetErrorString(e));
 }
 
 /* The gridsync barrier kernels ask the library (it knows what a protocol's launch
@@ -63,19 +60,7 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned tile, 
     const void *k = kernel_of(method);
     if (!gsr_is_barrierless(method))
         return gs_cuda_max_groups(dev, k, GSR_CUDA_BLOCK, 0, out);
-    int ordinal = 0, per_sm = 0, sms = 0;
-    gs_status st = gs_cuda_ordinal(dev, &ordinal);
-    if (st != GS_OK)
-        return st;
-    if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, GSR_CUDA_BLOCK, 0) !=
-            cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
-        cudaGetLastError();
-        return GS_ERR_NATIVE;
-    }
-    *out = (unsigned)per_sm * (unsigned)sms;
-    return GS_OK;
+    return gsa_cuda_resident_blocks(dev, k, GSR_CUDA_BLOCK, 0, out);
 }
 
 struct cuda_impl {
@@ -127,13 +112,7 @@ static gs_status cuda_open(gsr_session *s)
     gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
     if (st != GS_OK)
         return gsr_fail(s, st, "gs_cuda_ordinal");
-    cudaError_t e = cudaSetDevice(ordinal);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->start);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->stop);
+    cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, &m->start, &m->stop);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->u, bytes);
     if (e == cudaSuccess) /* a device copy of the start: each run reloads from it */
@@ -247,8 +226,7 @@ static void cuda_close(gsr_session *s)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     if (m == NULL)
         return;
-    if (m->stream)
-        cudaStreamSynchronize(m->stream);
+    gsa_cuda_stream_close(&m->stream, &m->start, &m->stop);
     if (m->exec)
         cudaGraphExecDestroy(m->exec);
     if (m->graph)
@@ -259,12 +237,6 @@ static void cuda_close(gsr_session *s)
         gs_local_destroy(m->L);
     cudaFree(m->u);
     cudaFree(m->initial);
-    if (m->start)
-        cudaEventDestroy(m->start);
-    if (m->stop)
-        cudaEventDestroy(m->stop);
-    if (m->stream)
-        cudaStreamDestroy(m->stream);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

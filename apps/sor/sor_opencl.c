@@ -57,18 +57,14 @@ typedef struct cl_impl {
 
 static gs_status cl_fail(gsr_session *s, cl_int err, const char *what)
 {
-    return gsr_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
+    return gsa_cl_fail(err, what, s->result->error, sizeof s->result->error);
 }
 
 /* gridsync's source, then the app's, built with gridsync's options for this device. */
 static gs_status build(gsr_session *s, cl_impl *m)
 {
-    char log[160];
-    gs_status st =
-        gs_opencl_build_program(s->dev, gsr_cl_source, NULL, &m->program, log, sizeof log);
-    if (st != GS_OK)
-        return gsr_fail(s, st, "gs_opencl_build_program: %s", log);
-    return GS_OK;
+    return gsa_cl_build(s->dev, gsr_cl_source, NULL, &m->program, s->result->error,
+                        sizeof s->result->error);
 }
 
 /* Sets kernel k's arguments from `first` on, in order, from (size, pointer) pairs;
@@ -124,9 +120,9 @@ static gs_status cl_open(gsr_session *s)
         st = gsr_barrier_open(s, &m->bar);
     if (st != GS_OK || (st = build(s, m)) != GS_OK)
         return st;
-    m->kernel = clCreateKernel(m->program, kernel_of(s->cfg->method), &err);
-    if (err != CL_SUCCESS)
-        return cl_fail(s, err, kernel_of(s->cfg->method));
+    if ((st = gsa_cl_kernel(m->program, kernel_of(s->cfg->method), &m->kernel, s->result->error,
+                            sizeof s->result->error)) != GS_OK)
+        return st;
     m->u = clCreateBuffer(m->ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err == CL_SUCCESS) /* a device copy of the start: each run reloads from it */
         m->initial = clCreateBuffer(m->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
@@ -134,13 +130,6 @@ static gs_status cl_open(gsr_session *s)
     if (err != CL_SUCCESS)
         return cl_fail(s, err, "clCreateBuffer");
     return kernel_args(s, m);
-}
-
-/* The span from the first event's start to the last one's end, in ns. */
-static gs_status span(gsr_session *s, cl_event first, cl_event last, double *ns)
-{
-    cl_int err = gsa_cl_span_ns(first, last, ns);
-    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
 }
 
 /* Enqueues the kernel once (its event in *ev where ev is not NULL). */
@@ -161,15 +150,8 @@ static gs_status relaunch(gsr_session *s, cl_impl *m, double *ns)
         if (err == CL_SUCCESS)
             err = enqueue(s, m, t == 0 ? &first : t + 1 == steps ? &last : NULL);
     }
-    if (err == CL_SUCCESS)
-        err = clFinish(m->queue);
-    gs_status st = err == CL_SUCCESS ? span(s, first, last ? last : first, ns)
-                                     : cl_fail(s, err, "clEnqueueNDRangeKernel (relaunch)");
-    if (first)
-        clReleaseEvent(first);
-    if (last)
-        clReleaseEvent(last);
-    return st;
+    return gsa_cl_relaunch_end(m->queue, err, first, last, ns, s->result->error,
+                               sizeof s->result->error);
 }
 
 /* The local scheme: an ordinary launch of any grid on the state (gs_opencl_launch_local:

@@ -44,10 +44,7 @@ static int cuda_supported(gs_device *dev, gs_algo method)
 
 static gs_status cuda_fail(gss_session *s, cudaError_t e, const char *what)
 {
-    cudaGetLastError(); /* clear a launch error so the next configuration starts clean */
-    return gss_fail(
-        s, e == cudaErrorCooperativeLaunchTooLarge ? GS_ERR_TOO_MANY_GROUPS : GS_ERR_NATIVE,
-        "%s: %s", what, cudaGetErrorString(e));
+    return gss_fail(s, gsa_cuda_status(e), "%s: %s", what, cudaGetErrorString(e));
 }
 
 static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_size, unsigned *out)
@@ -55,19 +52,7 @@ static gs_status cuda_max_groups(gs_device *dev, gs_algo method, unsigned group_
     const void *k = kernel_of(method);
     if (!gsa_is_baseline(method))
         return gs_cuda_max_groups(dev, k, group_size, 0, out);
-    int ordinal = 0, per_sm = 0, sms = 0;
-    gs_status st = gs_cuda_ordinal(dev, &ordinal);
-    if (st != GS_OK)
-        return st;
-    if (cudaSetDevice(ordinal) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, (int)group_size, 0) !=
-            cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess) {
-        cudaGetLastError();
-        return GS_ERR_NATIVE;
-    }
-    *out = (unsigned)per_sm * (unsigned)sms;
-    return GS_OK;
+    return gsa_cuda_resident_blocks(dev, k, group_size, 0, out);
 }
 
 struct cuda_impl {
@@ -114,13 +99,7 @@ static gs_status cuda_open(gss_session *s)
     gs_status st = gs_cuda_ordinal(s->dev, &ordinal);
     if (st != GS_OK)
         return gss_fail(s, st, "gs_cuda_ordinal");
-    cudaError_t e = cudaSetDevice(ordinal);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->start);
-    if (e == cudaSuccess)
-        e = cudaEventCreate(&m->stop);
+    cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, &m->start, &m->stop);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->a, bytes);
     if (e == cudaSuccess)
@@ -209,8 +188,7 @@ static void cuda_close(gss_session *s)
     cuda_impl *m = static_cast<cuda_impl *>(s->impl);
     if (m == NULL)
         return;
-    if (m->stream)
-        cudaStreamSynchronize(m->stream);
+    gsa_cuda_stream_close(&m->stream, &m->start, &m->stop);
     for (int k = 0; k < 2; ++k) {
         if (m->exec[k])
             cudaGraphExecDestroy(m->exec[k]);
@@ -222,12 +200,6 @@ static void cuda_close(gss_session *s)
     cudaFree(m->a);
     cudaFree(m->tmp);
     cudaFree(m->initial);
-    if (m->start)
-        cudaEventDestroy(m->start);
-    if (m->stop)
-        cudaEventDestroy(m->stop);
-    if (m->stream)
-        cudaStreamDestroy(m->stream);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

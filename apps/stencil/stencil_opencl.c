@@ -49,25 +49,19 @@ typedef struct cl_impl {
 
 static gs_status cl_fail(gss_session *s, cl_int err, const char *what)
 {
-    return gss_fail(s, GS_ERR_NATIVE, "%s: OpenCL error %d", what, (int)err);
+    return gsa_cl_fail(err, what, s->result->error, sizeof s->result->error);
 }
 
 /* gridsync's source, then the app's, built with gridsync's options for this device. */
 static gs_status build(gss_session *s, cl_impl *m)
 {
-    char log[160];
-    gs_status st =
-        gs_opencl_build_program(s->dev, gss_cl_source, NULL, &m->program, log, sizeof log);
-    if (st != GS_OK)
-        return gss_fail(s, st, "gs_opencl_build_program: %s", log);
-    return GS_OK;
+    return gsa_cl_build(s->dev, gss_cl_source, NULL, &m->program, s->result->error,
+                        sizeof s->result->error);
 }
 
 static gs_status make_kernel(gss_session *s, cl_impl *m, const char *name, cl_kernel *out)
 {
-    cl_int err;
-    *out = clCreateKernel(m->program, name, &err);
-    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, name);
+    return gsa_cl_kernel(m->program, name, out, s->result->error, sizeof s->result->error);
 }
 
 static gs_status kernel_args(gss_session *s, cl_impl *m)
@@ -129,12 +123,6 @@ static gs_status cl_open(gss_session *s)
     return kernel_args(s, m);
 }
 
-static gs_status span(gss_session *s, cl_event first, cl_event last, double *ns)
-{
-    cl_int err = gsa_cl_span_ns(first, last, ns);
-    return err == CL_SUCCESS ? GS_OK : cl_fail(s, err, "clGetEventProfilingInfo");
-}
-
 /* 2T launches, read and write phases alternating, enqueued back to back. */
 static gs_status relaunch(gss_session *s, cl_impl *m, double *ns)
 {
@@ -147,15 +135,8 @@ static gs_status relaunch(gss_session *s, cl_impl *m, double *ns)
         err = clEnqueueNDRangeKernel(m->queue, t % 2 ? m->write : m->kernel, 1, NULL, &global,
                                      &local, 0, NULL, ev);
     }
-    if (err == CL_SUCCESS)
-        err = clFinish(m->queue);
-    gs_status st = err == CL_SUCCESS ? span(s, first, last, ns)
-                                     : cl_fail(s, err, "clEnqueueNDRangeKernel (relaunch)");
-    if (first)
-        clReleaseEvent(first);
-    if (last)
-        clReleaseEvent(last);
-    return st;
+    return gsa_cl_relaunch_end(m->queue, err, first, last, ns, s->result->error,
+                               sizeof s->result->error);
 }
 
 static gs_status cl_run(gss_session *s, double *ns)
