@@ -387,8 +387,8 @@ if [ -n "$CLI" ]; then
     stage cli_pi 240 "$CLI" bench pi --backend cuda --csv "$RES/pi.csv" --json "$RES/pi.json"
     # Only when named (GS_GPU_ONLY): every application at its --quick sizes, each result
     # checked (a minute: after a change to the apps' shared code), and the Pi program's
-    # ways at 10^9 and 10^10 steps in GS_PI_RUNS (default 3) runs, the SM clock and the
-    # power sampled beside them (nvidia-smi, 100 ms).
+    # ways at 10^9 and 10^10 steps (GS_PI_STEPS: other --steps) in GS_PI_RUNS (default 3)
+    # runs, the SM clock and the power sampled beside them (nvidia-smi, 100 ms).
     apps_quick() {
         local rc=0 e
         for e in "bench jacobi --quick --allow-refused" "bench sor --quick" "bench wavefront --quick" \
@@ -404,7 +404,7 @@ if [ -n "$CLI" ]; then
             --format=csv -lms 100 >"$RES/pi_rounds_smi.csv" 2>/dev/null &
         smi=$!
         for i in $(seq 1 "${GS_PI_RUNS:-3}"); do
-            "$CLI" bench pi --backend cuda --steps 1000000000,10000000000 \
+            "$CLI" bench pi --backend cuda --steps "${GS_PI_STEPS:-1000000000,10000000000}" \
                 --csv "$RES/pi_rounds_$i.csv" || rc=1
         done
         kill "$smi" 2>/dev/null
