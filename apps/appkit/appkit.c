@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void gsa_vnote(char *error, size_t size, const char *fmt, va_list ap)
 {
@@ -102,4 +103,59 @@ void gsa_shuffle(unsigned *order, unsigned n, unsigned *seed)
         order[i - 1u] = order[j];
         order[j] = t;
     }
+}
+
+gs_status gsa_rounds(unsigned n, const gsa_rounds_plan *plan, const gsa_rounds_ops *ops, void *ctx,
+                     gs_status *status, gsa_timing *timing)
+{
+    unsigned most = plan->max > plan->min ? plan->max : plan->min;
+    double *ns = malloc(((size_t)n * most + 1u) * sizeof *ns);
+    double *ratio = malloc((most + 1u) * sizeof *ratio), *diff = malloc((most + 1u) * sizeof *diff);
+    unsigned *order = malloc((n + 1u) * sizeof *order);
+    memset(timing, 0, n * sizeof *timing);
+    gs_status st = ns && ratio && diff && order ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+    for (unsigned i = 0; i < n; ++i)
+        status[i] = st == GS_OK ? ops->open(ctx, i) : st;
+    unsigned live = 0, seed = 0x9e3779b9u;
+    double spent = 0.0;
+    for (unsigned i = 0; i < n; ++i)
+        live += status[i] == GS_OK;
+    for (unsigned r = 0; live && r < most && (r < plan->min || spent < plan->budget * live); ++r) {
+        gsa_shuffle(order, n, &seed);
+        for (unsigned k = 0; k < n; ++k) {
+            unsigned i = order[k];
+            if (status[i] != GS_OK)
+                continue;
+            /* run r of i is ns[i * most + r]: a configuration never misses a round */
+            double *t = &ns[(size_t)i * most + timing[i].runs++];
+            status[i] = ops->run(ctx, i, t);
+            spent += *t;
+            live -= status[i] != GS_OK;
+        }
+    }
+    for (unsigned i = 0; st == GS_OK && i < n; ++i) { /* the pairs first, before the sorts */
+        const double *mine = &ns[(size_t)i * most], *base = ns;
+        unsigned both = timing[i].runs < timing[0].runs ? timing[i].runs : timing[0].runs;
+        for (unsigned r = 0; r < both; ++r) {
+            ratio[r] = base[r] > 0 ? mine[r] / base[r] : 0.0;
+            diff[r] = mine[r] - base[r];
+        }
+        timing[i].paired = status[i] == GS_OK ? gsa_median(ratio, both) : 0.0;
+        timing[i].paired_diff = status[i] == GS_OK ? gsa_median(diff, both) : 0.0;
+    }
+    for (unsigned i = 0; st == GS_OK && i < n; ++i) {
+        double *mine = &ns[(size_t)i * most];
+        unsigned k = timing[i].runs;
+        if (status[i] != GS_OK || k == 0)
+            continue;
+        gsa_sort(mine, k);
+        timing[i].median = mine[k / 2u];
+        timing[i].min = mine[0];
+        timing[i].max = mine[k - 1u];
+    }
+    free(ns);
+    free(ratio);
+    free(diff);
+    free(order);
+    return st;
 }

@@ -55,6 +55,41 @@ double gsa_median(double *v, unsigned n);
  * other one, whose end sets the device's idle gap before it. */
 void gsa_shuffle(unsigned *order, unsigned n, unsigned *seed);
 
+/* A comparison of n configurations of one problem (methods, grids) in rounds: `open`
+ * opens configuration i and runs its checked warm-up, `run` one checked and timed run of
+ * it (*ns its time); both return its status. */
+typedef struct gsa_rounds_ops {
+    gs_status (*open)(void *ctx, unsigned i);
+    gs_status (*run)(void *ctx, unsigned i, double *ns);
+} gsa_rounds_ops;
+
+/* How many rounds: at least `min`, at most `max`; past min more while the runs so far add
+ * up to less than `budget` (in the runs' unit) for each configuration still running (0:
+ * exactly min). */
+typedef struct gsa_rounds_plan {
+    unsigned min, max;
+    double budget;
+} gsa_rounds_plan;
+
+/* A configuration's timed runs: median, fastest and slowest (0 where it failed or ran
+ * none); paired with configuration 0 round by round, the median over the rounds of its
+ * time over configuration 0's (`paired`: 1 for configuration 0) and of its time minus
+ * configuration 0's (`paired_diff`), 0 where either ran no round or it failed. */
+typedef struct gsa_timing {
+    double median, min, max, paired, paired_diff;
+    unsigned runs;
+} gsa_timing;
+
+/* Opens every configuration (status[i] its status), then the rounds of `plan`, every
+ * configuration still passing once a round, each round in its own seeded shuffled order
+ * (gsa_shuffle): a device that drifts over the seconds of a comparison weighs on all
+ * alike, and none always runs right after the same other one. A configuration that fails
+ * drops out with its status; the others go on. timing[i] is configuration i's (zeroed
+ * first). GS_ERR_OUT_OF_MEMORY, in every status, where the rounds' memory cannot be had;
+ * else GS_OK (the configurations' own statuses are in status[]). */
+gs_status gsa_rounds(unsigned n, const gsa_rounds_plan *plan, const gsa_rounds_ops *ops, void *ctx,
+                     gs_status *status, gsa_timing *timing);
+
 #ifdef __cplusplus
 }
 #endif

@@ -191,58 +191,33 @@ static gs_status configs_ok(gs_device *dev, const gsj_config *cfgs, unsigned n)
     return GS_OK;
 }
 
-/* One configuration's session, what it is checked against, and its timed runs. */
+/* One configuration's session and what it is checked against. */
 typedef struct gsj_entry {
     gsj_session s;
     const float *reference;
-    gs_status status;
-    double *ns; /* the timed runs, one a round */
-    unsigned runs;
 } gsj_entry;
 
-/* Each configuration's statistics from its runs, and its ratio to the first
- * configuration's run round by round (before the sorts). */
-static void summarize(gsj_entry *es, unsigned n, double *scratch)
-{
-    for (unsigned i = 0; i < n; ++i) {
-        unsigned both = es[i].runs < es[0].runs ? es[i].runs : es[0].runs;
-        for (unsigned r = 0; r < both; ++r)
-            scratch[r] = es[0].ns[r] > 0 ? es[i].ns[r] / es[0].ns[r] : 0.0;
-        es[i].s.result->paired_ratio = es[i].status == GS_OK ? gsa_median(scratch, both) : 0.0;
-    }
-    for (unsigned i = 0; i < n; ++i) {
-        gsj_result *out = es[i].s.result;
-        unsigned k = es[i].runs;
-        if (es[i].status != GS_OK || k == 0)
-            continue;
-        gsa_sort(es[i].ns, k);
-        out->ms_median = es[i].ns[k / 2u] / 1e6;
-        out->ms_min = es[i].ns[0] / 1e6;
-        out->ms_max = es[i].ns[k - 1u] / 1e6;
-        out->ms_per_iter = out->ms_median / es[i].s.cfg->iters;
-    }
-}
+/* What gsa_rounds calls back with: the sessions and the grid a run is read into. */
+typedef struct gsj_rounds {
+    const gsj_backend *be;
+    gsj_entry *es;
+    float *result;
+} gsj_rounds;
 
-/* Every configuration opened and checked (the warm-up), then the rounds. */
-static void run_rounds(const gsj_backend *be, gsj_entry *es, unsigned n, unsigned *order,
-                       float *result)
+/* gsa_rounds_ops: a session opened, and its first run, the check, as its warm-up (a
+ * method that computes a wrong grid is never timed); one checked, timed run. */
+static gs_status open_checked(void *ctx, unsigned i)
 {
+    gsj_rounds *x = ctx;
     double warm_up = 0.0;
-    for (unsigned i = 0; i < n; ++i) {
-        es[i].status = be->open(&es[i].s);
-        /* The warm-up is the check: a method that computes a wrong grid is never timed. */
-        if (es[i].status == GS_OK)
-            es[i].status = run_checked(be, &es[i].s, es[i].reference, result, &warm_up);
-    }
-    unsigned seed = 0x9e3779b9u;
-    for (unsigned r = 0; r < es[0].s.cfg->repeats; ++r) {
-        gsa_shuffle(order, n, &seed);
-        for (unsigned k = 0; k < n; ++k) {
-            gsj_entry *e = &es[order[k]];
-            if (e->status == GS_OK)
-                e->status = run_checked(be, &e->s, e->reference, result, &e->ns[e->runs++]);
-        }
-    }
+    gs_status st = x->be->open(&x->es[i].s);
+    return st == GS_OK ? run_checked(x->be, &x->es[i].s, x->es[i].reference, x->result, &warm_up)
+                       : st;
+}
+static gs_status run_timed(void *ctx, unsigned i, double *ns)
+{
+    gsj_rounds *x = ctx;
+    return run_checked(x->be, &x->es[i].s, x->es[i].reference, x->result, ns);
 }
 
 gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out)
@@ -251,7 +226,6 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
         return GS_ERR_INVALID_ARGUMENT;
     memset(out, 0, n * sizeof *out);
     gs_status st = configs_ok(dev, cfgs, n);
-    unsigned repeats = st == GS_OK ? cfgs[0].repeats : 0u;
     size_t cells = st == GS_OK ? (size_t)cfgs[0].n * cfgs[0].n : 0u;
     int need_ref = 0;
     for (unsigned i = 0; st == GS_OK && i < n; ++i) {
@@ -259,18 +233,17 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
         need_ref |= cfgs[i].reference == NULL;
     }
     float *initial = NULL, *result = NULL, *own_ref = NULL;
-    double *ns = NULL, *scratch = NULL;
     gsj_entry *es = NULL;
-    unsigned *order = NULL;
+    gs_status *status = NULL;
+    gsa_timing *timing = NULL;
     if (st == GS_OK) {
         initial = malloc(cells * sizeof *initial);
         result = malloc(cells * sizeof *result);
         own_ref = need_ref ? malloc(cells * sizeof *own_ref) : NULL;
-        ns = malloc(((size_t)n * repeats + 1u) * sizeof *ns);
-        scratch = malloc((repeats + 1u) * sizeof *scratch);
         es = calloc(n, sizeof *es);
-        order = calloc(n, sizeof *order);
-        if (!initial || !result || (need_ref && !own_ref) || !ns || !scratch || !es || !order)
+        status = calloc(n, sizeof *status);
+        timing = calloc(n, sizeof *timing);
+        if (!initial || !result || (need_ref && !own_ref) || !es || !status || !timing)
             st = GS_ERR_OUT_OF_MEMORY;
     }
     if (st == GS_OK && own_ref)
@@ -281,16 +254,22 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
         for (unsigned i = 0; i < n; ++i) {
             es[i].s = (gsj_session){dev, &cfgs[i], initial, &out[i], NULL, i ? &es[0].s : NULL};
             es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
-            es[i].ns = ns + (size_t)i * repeats;
         }
-        run_rounds(be, es, n, order, result);
-        summarize(es, n, scratch);
+        static const gsa_rounds_ops ops = {open_checked, run_timed};
+        const gsa_rounds_plan plan = {cfgs[0].repeats, cfgs[0].repeats, 0.0};
+        gsj_rounds x = {be, es, result};
+        st = gsa_rounds(n, &plan, &ops, &x, status, timing);
         for (unsigned i = n; i-- > 0;) /* the first last: the others may share its grids */
             be->close(&es[i].s);
         for (unsigned i = 0; i < n; ++i) {
-            out[i].status = es[i].status;
+            out[i].status = status[i];
+            out[i].ms_median = timing[i].median / 1e6;
+            out[i].ms_min = timing[i].min / 1e6;
+            out[i].ms_max = timing[i].max / 1e6;
+            out[i].ms_per_iter = out[i].ms_median / cfgs[i].iters;
+            out[i].paired_ratio = timing[i].paired;
             if (st == GS_OK)
-                st = es[i].status;
+                st = status[i];
         }
     } else {
         for (unsigned i = 0; i < n; ++i)
@@ -299,10 +278,9 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
     free(initial);
     free(result);
     free(own_ref);
-    free(ns);
-    free(scratch);
     free(es);
-    free(order);
+    free(status);
+    free(timing);
     return st;
 }
 

@@ -77,14 +77,6 @@ static double now_ms(void)
 #define GSP_MAX_RUNS 201u
 #define GSP_TIMED_MS 250.0
 
-/* One way's session: its barrier, its back end's buffers, its timed runs. */
-typedef struct gsp_entry {
-    gsp_session s;
-    gs_status status;
-    double ms[GSP_MAX_RUNS];
-    unsigned runs;
-} gsp_entry;
-
 static int config_ok(const gsp_config *c)
 {
     /* a power of two: the reduction halves the group */
@@ -94,9 +86,8 @@ static int config_ok(const gsp_config *c)
 
 /* The barrier the barrier way ends on, then the back end's buffers; the warm-up run
  * takes first-launch costs out of the time. */
-static gs_status open_entry(const gsp_backend *be, gsp_entry *e, double *pi)
+static gs_status open_entry(const gsp_backend *be, gsp_session *s, double *pi)
 {
-    gsp_session *s = &e->s;
     const gsp_config *c = s->cfg;
     /* The cpu back end launches every way through the barrier (a team of threads with its
      * group barrier is what gs_cpu_launch makes). Flip: its last arriver
@@ -117,13 +108,35 @@ static gs_status open_entry(const gsp_backend *be, gsp_entry *e, double *pi)
     return st == GS_OK ? be->run(s, pi) : st;
 }
 
-static void close_entry(const gsp_backend *be, gsp_entry *e)
+static void close_entry(const gsp_backend *be, gsp_session *s)
 {
-    if (e->s.impl)
-        be->close(&e->s);
-    if (e->s.bar)
-        gs_barrier_destroy(e->s.bar);
-    e->s.bar = NULL;
+    if (s->impl)
+        be->close(s);
+    if (s->bar)
+        gs_barrier_destroy(s->bar);
+    s->bar = NULL;
+}
+
+/* What gsa_rounds calls back with: the back end and the ways' sessions. */
+typedef struct gsp_rounds {
+    const gsp_backend *be;
+    gsp_session *ss;
+} gsp_rounds;
+
+/* gsa_rounds_ops: a way opened and warmed up; one run, from the launch to pi on the
+ * host (ms). */
+static gs_status open_way(void *ctx, unsigned i)
+{
+    gsp_rounds *x = ctx;
+    return open_entry(x->be, &x->ss[i], &x->ss[i].result->pi);
+}
+static gs_status run_way(void *ctx, unsigned i, double *ms)
+{
+    gsp_rounds *x = ctx;
+    double t0 = now_ms();
+    gs_status st = x->be->run(&x->ss[i], &x->ss[i].result->pi);
+    *ms = now_ms() - t0;
+    return st;
 }
 
 /* Whether the configurations can run at all: a refusal is every way's. */
@@ -154,62 +167,38 @@ gs_status gsp_run_ways(gs_device *dev, const gsp_config *cfgs, unsigned n, gsp_r
     if (refused != GS_OK)
         return refused;
     const gsp_backend *be = backend_of(dev);
-    gsp_entry *es = calloc(n, sizeof *es);
-    unsigned *order = calloc(n, sizeof *order);
-    if (es == NULL || order == NULL) {
-        free(es);
-        free(order);
+    gsp_session *ss = calloc(n, sizeof *ss);
+    gs_status *status = calloc(n, sizeof *status);
+    gsa_timing *timing = calloc(n, sizeof *timing);
+    gs_status st = ss && status && timing ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK) {
         for (unsigned i = 0; i < n; ++i)
-            out[i].status = GS_ERR_OUT_OF_MEMORY;
-        return GS_ERR_OUT_OF_MEMORY;
+            ss[i] = (gsp_session){dev, &cfgs[i], &out[i], NULL, NULL};
+        /* Rounds: every way still running once a round, so that a device drifting over
+         * the seconds of a size weighs on every way alike (one way's runs in a row put the
+         * barrier way, second, 0.01-0.26% behind the host way at 10^10 steps in six runs
+         * of six on an H100). Each round in its own order (a seeded shuffle): with the
+         * first of a round merely rotating, every way always ran right after the same
+         * other way, whose end (a copy and a host sum, or a wait in the library) set the
+         * device's idle gap before it. */
+        static const gsa_rounds_ops ops = {open_way, run_way};
+        const gsa_rounds_plan plan = {GSP_MIN_RUNS, GSP_MAX_RUNS, GSP_TIMED_MS};
+        gsp_rounds x = {be, ss};
+        st = gsa_rounds(n, &plan, &ops, &x, status, timing);
+        for (unsigned i = 0; i < n; ++i)
+            close_entry(be, &ss[i]);
     }
+    gs_status first = st;
     for (unsigned i = 0; i < n; ++i) {
-        es[i].s = (gsp_session){dev, &cfgs[i], &out[i], NULL, NULL};
-        es[i].status = open_entry(be, &es[i], &out[i].pi);
-    }
-    /* Rounds: every way still running once a round, so that a device drifting over the
-     * seconds of a size weighs on every way alike (one way's runs in a row put the barrier
-     * way, second, 0.01-0.26% behind the host way at 10^10 steps in six runs of six on an
-     * H100). Each round in its own order (a seeded shuffle): with the first of a round
-     * merely rotating, every way always ran right after the same other way, whose end
-     * (a copy and a host sum, or a wait in the library) set the device's idle gap before
-     * it. */
-    double spent = 0.0;
-    unsigned live = 0, seed = 0x9e3779b9u;
-    for (unsigned i = 0; i < n; ++i)
-        live += es[i].status == GS_OK;
-    for (unsigned r = 0;
-         live && r < GSP_MAX_RUNS && (r < GSP_MIN_RUNS || spent < GSP_TIMED_MS * live); ++r) {
-        gsa_shuffle(order, n, &seed);
-        for (unsigned k = 0; k < n; ++k) {
-            gsp_entry *e = &es[order[k]];
-            if (e->status != GS_OK)
-                continue;
-            double t0 = now_ms();
-            e->status = be->run(&e->s, &e->s.result->pi);
-            e->ms[e->runs] = now_ms() - t0;
-            spent += e->ms[e->runs++];
-            live -= e->status != GS_OK;
-        }
-    }
-    /* paired with the first configuration round by round (before the sorts below) */
-    for (unsigned i = 1; i < n; ++i) {
-        unsigned both = es[i].runs < es[0].runs ? es[i].runs : es[0].runs;
-        double d[GSP_MAX_RUNS];
-        for (unsigned r = 0; r < both; ++r)
-            d[r] = es[i].ms[r] - es[0].ms[r];
-        out[i].paired_ms = both ? gsa_median(d, both) : 0.0;
-    }
-    gs_status first = GS_OK;
-    for (unsigned i = 0; i < n; ++i) {
-        out[i].status = es[i].status;
-        out[i].ms = es[i].status == GS_OK && es[i].runs ? gsa_median(es[i].ms, es[i].runs) : 0.0;
+        out[i].status = st == GS_OK ? status[i] : st;
+        out[i].ms = st == GS_OK ? timing[i].median : 0.0;
+        out[i].paired_ms = st == GS_OK && i ? timing[i].paired_diff : 0.0;
         if (first == GS_OK)
-            first = es[i].status;
-        close_entry(be, &es[i]);
+            first = out[i].status;
     }
-    free(es);
-    free(order);
+    free(ss);
+    free(status);
+    free(timing);
     return first;
 }
 
