@@ -177,8 +177,9 @@ gs_status gsj_run(gs_device *dev, const gsj_config *cfg, gsj_result *out);
  * its status and paired_ratio (against cfgs[0]). A configuration that fails (its check,
  * a timeout) drops out with its status; the others go on. Returns the first non-OK
  * status in the order of cfgs, or GS_OK. The configurations' sessions are all open at
- * once and share one set of grids (each run reloads them; on CUDA the set gsj_release
- * frees), so that ten methods take one method's memory. */
+ * once and share the first one's grids (each run reloads them; on CUDA the set
+ * gsj_release frees), so that ten methods take one method's memory; one thread runs
+ * them. */
 gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out);
 
 /* What gsj_run keeps between configurations, freed: on CUDA the last configuration's

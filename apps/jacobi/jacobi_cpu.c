@@ -194,7 +194,7 @@ typedef struct cpu_impl {
     gs_barrier *bar; /* the persistent kernels' */
     gs_local *L;     /* the local and halo forms' */
     float *a, *b;
-    int shared_grids;    /* a and b are the peer session's (gsj_session.peer) */
+    int peer_grids;      /* a and b are the peer session's (gsj_session.peer) */
     float *group_memory; /* the resident and halo forms', every team's */
     thrd_t *threads;     /* relaunch: one per work-item */
     plain_item *items;
@@ -212,7 +212,7 @@ static gs_status cpu_open(gsj_session *s)
     if (peer && peer->a && peer->b) { /* the methods of one call on the same grids */
         m->a = peer->a;
         m->b = peer->b;
-        m->shared_grids = 1;
+        m->peer_grids = 1;
     } else {
         m->a = malloc(cells * sizeof *m->a);
         m->b = malloc(cells * sizeof *m->b);
@@ -316,7 +316,7 @@ static void cpu_close(gsj_session *s)
         gs_barrier_destroy(m->bar);
     if (m->L)
         gs_local_destroy(m->L);
-    if (!m->shared_grids) {
+    if (!m->peer_grids) {
         free(m->a);
         free(m->b);
     }

@@ -11,7 +11,6 @@
 
 #include <cstdlib>
 #include <mutex>
-#include <thread>
 
 #include "gridsync/host_cuda.h"
 
@@ -110,26 +109,25 @@ static gs_status allow_shared(gsj_session *s, const void *kernel)
                : cuda_fail(s, e, "cudaFuncSetAttribute (the resident tiles' shared memory)");
 }
 
-/* The grids of one side on one GPU, shared by every configuration of that side (gsj_release
- * frees them): every method of a size then runs on the same memory, as one user's solver
- * does, and where the grids lie is one less thing that differs between the methods
- * compared. (A run moves from process to process by as much as some methods differ:
- * flip's kernel took 59.87 and 60.39 ms at 512^2 x 20000 on 132 blocks in two processes
- * on an H200, bench/results/h200/fourteenth/auto_order.txt.) The configurations of
- * gsj_run_methods are open at once and take turns; each run reloads both grids from
- * `initial`, so sharing is safe where one thread runs them all: another thread's
- * configuration, while they are in use, gets grids of its own. */
+/* The grids of a finished configuration, kept for the next one of the same side on the
+ * same GPU (gsj_release frees them): every method of a size then runs on the same memory,
+ * as one user's solver does, and where the grids lie is one less thing that differs
+ * between the methods compared. (A run moves from process to process by as much as some
+ * methods differ: flip's kernel took 59.87 and 60.39 ms at 512^2 x 20000 on 132 blocks in
+ * two processes on an H200, bench/results/h200/fourteenth/auto_order.txt.) Within one
+ * gsj_run_methods call the configurations share the first one's grids (gsj_session.peer),
+ * as on the other back ends; `kept` carries them from one call to the next. */
 static struct {
     std::mutex lock;
     int ordinal;
-    unsigned n, seed;
+    unsigned n;
     float *a, *b, *initial; /* NULL: none kept */
-    unsigned users;         /* open configurations on them */
-    std::thread::id owner;  /* the thread that opened them (while users > 0) */
+    int lent;               /* a configuration runs on them */
 } kept;
 
 struct cuda_impl {
-    int kept_grids; /* a, b and initial are `kept`'s (shared) */
+    int kept_grids; /* a, b and initial are `kept`'s */
+    int peer_grids; /* a, b and initial are the peer session's (gsj_session.peer) */
     gs_barrier *bar;
     const void *kernel; /* the gridsync kernel a run launches (auto: the chosen protocol's) */
     gs_local *L;        /* the local and halo forms' */
@@ -176,64 +174,65 @@ static void free_grids(float *a, float *b, float *initial)
     cudaFree(initial);
 }
 
-/* m's grids for side n and `seed`: the kept ones where they are of that side and seed on
- * this GPU and no other thread uses them; else new ones, kept in place of the last where
- * nobody uses those, or m's alone (freed at close). */
-static cudaError_t share_grids(int ordinal, unsigned n, unsigned seed, cuda_impl *m)
+/* Whether `kept` held grids of side n on this GPU: then they are m's. */
+static int take_kept(int ordinal, unsigned n, cuda_impl *m)
 {
-    size_t bytes = (size_t)n * n * sizeof(float);
     std::lock_guard<std::mutex> hold(kept.lock);
-    int free_to_take = kept.users == 0 || kept.owner == std::this_thread::get_id();
-    if (kept.a != NULL && free_to_take && kept.ordinal == ordinal && kept.n == n &&
-        kept.seed == seed) {
-        m->a = kept.a;
-        m->b = kept.b;
-        m->initial = kept.initial;
-        m->kept_grids = 1;
-        kept.users++;
-        kept.owner = std::this_thread::get_id();
+    if (kept.a == NULL || kept.lent || kept.ordinal != ordinal || kept.n != n)
+        return 0;
+    kept.lent = 1;
+    m->a = kept.a;
+    m->b = kept.b;
+    m->initial = kept.initial;
+    return 1;
+}
+
+/* m's grids back to `kept`, or freed where `kept` lends others or m has none whole. */
+static void keep_grids(int ordinal, unsigned n, cuda_impl *m)
+{
+    std::lock_guard<std::mutex> hold(kept.lock);
+    if (m->kept_grids) {
+        kept.lent = 0;
+        return;
+    }
+    if (kept.lent || m->a == NULL || m->b == NULL || m->initial == NULL) {
+        free_grids(m->a, m->b, m->initial);
+        return;
+    }
+    free_grids(kept.a, kept.b, kept.initial);
+    kept.ordinal = ordinal;
+    kept.n = n;
+    kept.a = m->a;
+    kept.b = m->b;
+    kept.initial = m->initial;
+}
+
+/* m's grids: the peer session's (already holding the start), the kept ones, or new. */
+static cudaError_t grids_of(const gsj_session *s, int ordinal, cuda_impl *m)
+{
+    const cuda_impl *peer = s->peer ? static_cast<const cuda_impl *>(s->peer->impl) : NULL;
+    size_t bytes = (size_t)s->cfg->n * s->cfg->n * sizeof(float);
+    if (peer && peer->a && peer->b && peer->initial) {
+        m->a = peer->a;
+        m->b = peer->b;
+        m->initial = peer->initial;
+        m->peer_grids = 1;
         return cudaSuccess;
     }
+    if ((m->kept_grids = take_kept(ordinal, s->cfg->n, m)))
+        return cudaSuccess;
     cudaError_t e = cudaMalloc(&m->a, bytes);
     if (e == cudaSuccess)
         e = cudaMalloc(&m->b, bytes);
     if (e == cudaSuccess) /* a copy of the start: each run reloads from it */
         e = cudaMalloc(&m->initial, bytes);
-    if (e != cudaSuccess || kept.users != 0)
-        return e;         /* m's own */
-    if (kept.a != NULL) { /* another side's, or seed's, or GPU's, unused */
-        int current = 0;
-        if (cudaGetDevice(&current) == cudaSuccess && cudaSetDevice(kept.ordinal) == cudaSuccess) {
-            free_grids(kept.a, kept.b, kept.initial);
-            cudaSetDevice(current);
-        }
-    }
-    kept.ordinal = ordinal;
-    kept.n = n;
-    kept.seed = seed;
-    kept.a = m->a;
-    kept.b = m->b;
-    kept.initial = m->initial;
-    kept.users = 1;
-    kept.owner = std::this_thread::get_id();
-    m->kept_grids = 1;
-    return cudaSuccess;
-}
-
-/* m done with its grids: the kept ones stay for the next configuration, its own go. */
-static void leave_grids(cuda_impl *m)
-{
-    std::lock_guard<std::mutex> hold(kept.lock);
-    if (m->kept_grids)
-        kept.users--;
-    else
-        free_grids(m->a, m->b, m->initial);
+    return e;
 }
 
 static void cuda_release(void)
 {
     std::lock_guard<std::mutex> hold(kept.lock);
-    if (kept.users != 0 || kept.a == NULL)
+    if (kept.lent || kept.a == NULL)
         return;
     int current = 0;
     if (cudaGetDevice(&current) == cudaSuccess && cudaSetDevice(kept.ordinal) == cudaSuccess) {
@@ -258,12 +257,12 @@ static gs_status cuda_open(gsj_session *s)
         return gsj_fail(s, st, "gs_cuda_ordinal");
     cudaError_t e = gsa_cuda_stream_open(ordinal, &m->stream, &m->start, &m->stop);
     if (e == cudaSuccess)
-        e = share_grids(ordinal, c->n, c->seed, m);
+        e = grids_of(s, ordinal, m);
     /* On the app's stream, which does not wait for the legacy default stream: a plain
      * cudaMemcpy from pageable memory may return before its DMA has landed, and the
      * first run's copies from `initial` then read a partly written grid (the cg and
      * relaunch rows of one H100 run failed their check that way, 3 of 200). */
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && !m->peer_grids)
         e = cudaMemcpyAsync(m->initial, s->initial, bytes, cudaMemcpyHostToDevice, m->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(m->stream);
@@ -425,7 +424,11 @@ static void cuda_close(gsj_session *s)
         gs_barrier_destroy(m->bar);
     if (m->L)
         gs_local_destroy(m->L);
-    leave_grids(m);
+    int ordinal = 0;
+    if (!m->peer_grids && gs_cuda_ordinal(s->dev, &ordinal) == GS_OK)
+        keep_grids(ordinal, s->cfg->n, m);
+    else if (!m->peer_grids) /* (the peer's go with the peer, closed after this session) */
+        free_grids(m->a, m->b, m->initial);
     cudaGetLastError();
     free(m);
     s->impl = NULL;

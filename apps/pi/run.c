@@ -86,7 +86,7 @@ static int config_ok(const gsp_config *c)
 
 /* The barrier the barrier way ends on, then the back end's buffers; the warm-up run
  * takes first-launch costs out of the time. */
-static gs_status open_entry(const gsp_backend *be, gsp_session *s, double *pi)
+static gs_status open_entry(const gsp_backend *be, gsp_session *s)
 {
     const gsp_config *c = s->cfg;
     /* The cpu back end launches every way through the barrier (a team of threads with its
@@ -105,7 +105,7 @@ static gs_status open_entry(const gsp_backend *be, gsp_session *s, double *pi)
     if (st != GS_OK)
         return gsp_fail(s, st, "gs_barrier_create(flip, %u groups)", c->groups);
     st = be->open(s);
-    return st == GS_OK ? be->run(s, pi) : st;
+    return st == GS_OK ? be->run(s, &s->result->pi) : st;
 }
 
 static void close_entry(const gsp_backend *be, gsp_session *s)
@@ -128,7 +128,7 @@ typedef struct gsp_rounds {
 static gs_status open_way(void *ctx, unsigned i)
 {
     gsp_rounds *x = ctx;
-    return open_entry(x->be, &x->ss[i], &x->ss[i].result->pi);
+    return open_entry(x->be, &x->ss[i]);
 }
 static gs_status run_way(void *ctx, unsigned i, double *ms)
 {

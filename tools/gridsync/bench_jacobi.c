@@ -76,39 +76,43 @@ static double now_s(void)
 }
 
 /* The methods of one size, form and grid, measured together (gsj_run_methods: in
- * rounds, each in a shuffled order, cg first in the list where it runs, so that every
- * row's paired ratio is to grid.sync()'s time in the same round; with `cg_base`, cg runs
- * in the rounds for that alone, its row being another call's): a table row each, in the
- * order given, and a line on stderr for each. */
+ * rounds, each in a shuffled order, cg first where it runs, so that every row's paired
+ * ratio is to grid.sync()'s time in the same round; with `cg_base`, cg runs in the rounds
+ * for that alone, its row being another call's): a table row each, in the order given,
+ * and a line on stderr for each. */
 static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k, int cg_base,
                    gsj_form form, const jsize *z, unsigned groups, unsigned block,
                    const float *reference, bench_table *t)
 {
-    gsj_config cfgs[GS_ALGO_COUNT_ + 2];
+    gsj_config cfgs[GS_ALGO_COUNT_ + 2] = {{0}};
     gsj_result res[GS_ALGO_COUNT_ + 2];
-    gs_algo all[GS_ALGO_COUNT_ + 2];
-    unsigned at[GS_ALGO_COUNT_ + 2], n = 0; /* cfgs[at[m]] is all[m]'s */
-    if (cg_base)
-        all[0] = GS_ALGO_CG;
-    memcpy(all + (cg_base != 0), ms, k * sizeof *ms);
-    for (unsigned pass = 0; pass < 2; ++pass) /* cg first */
-        for (unsigned m = 0; m < k + (cg_base != 0); ++m)
-            if ((all[m] == GS_ALGO_CG) == (pass == 0)) {
-                at[m] = n;
-                cfgs[n++] = (gsj_config){.n = z->n,
-                                         .iters = z->iters,
-                                         .seed = JACOBI_SEED,
-                                         .method = all[m],
-                                         .form = form,
-                                         .groups = groups,
-                                         .group_size = block,
-                                         .repeats = o->repeats,
-                                         .timeout_ms = o->timeout_ms,
-                                         .reference = reference};
-            }
+    unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
+    const gsj_config one = {.n = z->n,
+                            .iters = z->iters,
+                            .seed = JACOBI_SEED,
+                            .form = form,
+                            .groups = groups,
+                            .group_size = block,
+                            .repeats = o->repeats,
+                            .timeout_ms = o->timeout_ms,
+                            .reference = reference};
+    int cg = cg_base;
+    for (unsigned m = 0; m < k; ++m)
+        cg |= ms[m] == GS_ALGO_CG;
+    if (cg) {
+        cfgs[n] = one;
+        cfgs[n++].method = GS_ALGO_CG;
+    }
+    for (unsigned m = 0; m < k; ++m) {
+        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
+        if (ms[m] != GS_ALGO_CG) {
+            cfgs[n] = one;
+            cfgs[n++].method = ms[m];
+        }
+    }
     (void)gsj_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
-        const gsj_result *x = &res[at[m + (cg_base != 0)]];
+        const gsj_result *x = &res[at[m]];
         bench_row *r = table_add(t);
         if (r == NULL)
             return 2;
@@ -126,7 +130,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
             r->total_ms = x->ms_median;
             r->ns_per_barrier = x->ms_per_iter * 1e6;
             r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
-            r->paired_cg = cfgs[0].method == GS_ALGO_CG ? x->paired_ratio : 0.0;
+            r->paired_cg = cg ? x->paired_ratio : 0.0;
         }
         char shown[40];
         snprintf(shown, sizeof shown, x->algo != ms[m] && x->status == GS_OK ? "%s (%s)" : "%s%.0s",
