@@ -290,4 +290,50 @@ template <int ACQ> struct hand_flip_warp {
     }
 };
 
+/* flip at its leanest with a real bound: hand-flip's bare loop for FAST polls, then the
+ * rest of the wait (a back-off sleep, every 16th poll the clock against a 2 s deadline
+ * and the abort word at +32) in a function of its own, __noinline__, that a release in
+ * time never reaches; the verdict as __syncthreads_or. Whether moving every slow path
+ * out of line gives the user's sweep loop grid.sync()'s schedule: ptxas wrote 71 cycles
+ * of fixed stalls into this kernel's loop (FAST 64 or 1024), 66 into cg's and
+ * hand-flip's, 70 into the library's flip (docs/performance.md, twenty-third round). */
+__device__ __noinline__ gs_u32 lean_flip_slow_wait(gs_word *c, gs_u32 old)
+{
+    gs_u32 polls = 0u;
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    while (((gs_ld_relaxed(c) ^ old) & 0x80000000u) == 0u) {
+        __nanosleep(32u);
+        if ((++polls & 15u) != 0u)
+            continue;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (gs_ld_relaxed(c + 32) != 0u || now - start > 2000000000ull)
+            return 1u;
+    }
+    return 0u;
+}
+template <unsigned FAST> struct lean_flip {
+    gs_word *counter;
+    __device__ explicit lean_flip(gs_word *state) : counter(state) {}
+    __device__ gs_u32 sync()
+    {
+        __syncthreads();
+        gs_u32 why = 0u;
+        if (threadIdx.x == 0) {
+            gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+            gs_u32 old = gs_fetch_add_release(counter, add);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
+                gs_u32 polls = 0u;
+                while (((gs_ld_relaxed(counter) ^ old) & 0x80000000u) == 0u)
+                    if (++polls == FAST) {
+                        why = lean_flip_slow_wait(counter, old);
+                        break;
+                    }
+            }
+            gs_fence_acquire();
+        }
+        return __syncthreads_or(why != 0u) ? 1u : 0u;
+    }
+};
+
 #endif

@@ -22,6 +22,8 @@
  *   hand-flip-acq     hand-flip polling with acquire loads
  *   hand-flip-warp(-acq)  hand-flip with the first warp converged through the episode
  *                     (-acq: acquire polls, the last arriver's acquire left out on purpose)
+ *   lean-flip         hand-flip's bare loop for 1024 polls, then a bounded wait out of
+ *                     line (hand_barriers.cuh)
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
  *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
  *                     state's counter line
@@ -201,6 +203,7 @@ int main()
          GS_OPTION_DEFAULT},
         {"parts-all-bare", RAW, (const void *)gsj_persistent<flip_parts<1, 1, 1>>,
          GS_OPTION_DEFAULT},
+        {"lean-flip", HAND, (const void *)gsj_persistent<lean_flip<1024u>>, 0},
         {"cg-slot", CG, (const void *)gsj_persistent<cg_slot>, 0},
         {"st-cg", CG, (const void *)gsj_persistent<stamped<gsj_cg>>, 0},
         {"st-flip", LIBRARY, (const void *)gsj_persistent<stamped<gsj_flip>>, GS_OPTION_DEFAULT},

@@ -10,12 +10,13 @@
  * whole lines (up to GRIDSYNC_PLACE_LINES, within the lines the barrier allocated past
  * it) that put its counter where flip episodes of the barrier's own group count ran
  * fastest: place_probe.cu's kernel, timed in clock cycles inside it, GS_PLACE_PASSES
- * passes over the candidates, the fewest cycles of each. Best effort: a probe that cannot
+ * passes over the candidates, the fewest cycles of each (the rule: src/common/place.c). Best effort: a probe that cannot
  * run (too many groups to be co-resident in 32-thread blocks, a poll past its bound)
  * leaves the state where it is. */
 #include "cuda_internal.h"
 
 #include "common/knobs.h"
+#include "common/place.h"
 
 #if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
 #include <stdio.h> /* an experiment's build only (bench/micro/auto_order.sh): each probe's time */
@@ -63,41 +64,30 @@ static gs_status clear(gs_device *dev, gs_mem *m)
 gs_status gs_cuda_place_counter(gs_device *dev, gs_mem *m, size_t state_bytes,
                                 size_t counter_offset, unsigned groups, unsigned lines)
 {
-    float best[GS_PLACE_LINES_MAX]; /* each line's fewest cycles over the passes */
+    float cycles[GS_PLACE_PASSES * GS_PLACE_LINES_MAX]; /* [pass][line], gs_place_choose */
     if (m->bytes < state_bytes || counter_offset + 3u * sizeof(unsigned) > state_bytes)
         return GS_ERR_INVALID_ARGUMENT;
-    size_t room = (m->bytes - state_bytes) / GS_LINE_BYTES + 1u; /* starts the buffer holds */
-    if (lines > room)
-        lines = (unsigned)room;
-    if (lines > GS_PLACE_LINES_MAX)
-        lines = GS_PLACE_LINES_MAX;
+    lines = gs_place_candidates(m->bytes, state_bytes, lines);
     if (groups < 2u || lines < 2u)
         return GS_OK;
     cudaError_t e = cudaSetDevice(gs_cuda(dev)->ordinal);
     if (e != cudaSuccess)
         return gs_cuda_fail(dev, e, "cudaSetDevice");
-    for (unsigned k = 0; k < lines; ++k)
-        best[k] = 0.0f;
     for (unsigned pass = 0; pass < GS_PLACE_PASSES; ++pass)
         for (unsigned k = 0; k < lines; ++k) {
-            float cycles;
+            float *c = &cycles[pass * lines + k];
             unsigned *line = (unsigned *)((char *)m->base + k * GS_LINE_BYTES + counter_offset);
-            gs_status s = probe(dev, line, groups, &cycles);
+            gs_status s = probe(dev, line, groups, c);
             if (s != GS_OK)
                 return s;
-            if (cycles <= 0.0f) /* could not run: the state stays at the allocation's start */
+            if (*c <= 0.0f) /* could not run: the state stays at the allocation's start */
                 return clear(dev, m);
-            if (best[k] == 0.0f || cycles < best[k])
-                best[k] = cycles;
 #if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
             fprintf(stderr, "gs_place: groups %u pass %u line %u %.0f cycles\n", groups, pass, k,
-                    cycles);
+                    *c);
 #endif
         }
-    unsigned chosen = 0;
-    for (unsigned k = 1; k < lines; ++k)
-        if (best[k] < best[chosen])
-            chosen = k;
+    unsigned chosen = gs_place_choose(cycles, GS_PLACE_PASSES, lines);
 #if defined(GS_PLACE_TRACE) && GS_PLACE_TRACE
     /* an experiment's build: GS_PLACE_FORCE=k puts the state at line k whatever the probe
      * found (bench/micro/place_lines.sh) */
