@@ -22,6 +22,8 @@
  *   hand-flip-acq     hand-flip polling with acquire loads
  *   hand-flip-warp(-acq)  hand-flip with the first warp converged through the episode
  *                     (-acq: acquire polls, the last arriver's acquire left out on purpose)
+ *   warp-verdict, warp-abort, warp-sleep  hand-flip-warp reporting a timeout to its
+ *                     group, then raising the abort word, then sleeping between polls
  *   lean-flip         hand-flip's bare loop for 1024 polls, then a bounded wait out of
  *                     line (hand_barriers.cuh)
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
@@ -203,6 +205,9 @@ int main()
          GS_OPTION_DEFAULT},
         {"parts-all-bare", RAW, (const void *)gsj_persistent<flip_parts<1, 1, 1>>,
          GS_OPTION_DEFAULT},
+        {"warp-verdict", HAND, (const void *)gsj_persistent<warp_bounded<1, 0, 0>>, 0},
+        {"warp-abort", HAND, (const void *)gsj_persistent<warp_bounded<1, 1, 0>>, 0},
+        {"warp-sleep", HAND, (const void *)gsj_persistent<warp_bounded<1, 1, 1>>, 0},
         {"lean-flip", HAND, (const void *)gsj_persistent<lean_flip<1024u>>, 0},
         {"cg-slot", CG, (const void *)gsj_persistent<cg_slot>, 0},
         {"st-cg", CG, (const void *)gsj_persistent<stamped<gsj_cg>>, 0},
