@@ -42,6 +42,17 @@ echo "rows=$rows best=$best passed=$passed schemes=$schemes"
     [ "$passed" -eq $((rows + best)) ] || failed=1
 grep -q "local's speed-up: *over global" "$dir/sor.txt" && grep -q '"algo": "local"' "$dir/sor.json" ||
     failed=1
+# the schemes of a grid run in rounds: a paired_cg column before check (blank without cg,
+# which runs on CUDA alone; there every row of a grid is paired, cg's own at 1)
+grep -q ',compute,paired_cg,check$' "$dir/sor.csv" && grep -q 'x_cg_pair' "$dir/sor.txt" &&
+    grep -q '"paired_cg": ' "$dir/sor.json" || { echo "FAIL: no paired_cg column" >&2; failed=1; }
+if [ "$backend" = cuda ]; then
+    [ "$(grep -c '^sor,.*,cg,.*,1\.0000,pass$' "$dir/sor.csv")" -ge 1 ] ||
+        { echo "FAIL: cg not paired with itself" >&2; failed=1; }
+else
+    [ "$(grep -c '^sor,.*,,pass$' "$dir/sor.csv")" -eq "$rows" ] ||
+        { echo "FAIL: a paired_cg without cg" >&2; failed=1; }
+fi
 
 "$cli" bench sor --backend "$backend" --algo local,flip --sizes 35:4,20:7 --tile 5 --groups 1,2 \
     --repeats 1 --csv "$dir/sor2.csv" >"$dir/sor2.txt" || failed=1

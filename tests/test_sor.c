@@ -232,6 +232,79 @@ static void a_wrong_result_fails(void **unused)
     assert_non_null(strstr(r.error, "differ"));
 }
 
+/* The schemes of one problem in interleaved rounds (gsr_run_methods): each passes with its
+ * statistics and its pairing with the first; one that fails its check drops out alone;
+ * configurations of different problems are refused, all of them. */
+static void schemes_in_rounds(void **unused)
+{
+    (void)unused;
+    enum { N = 20, S = 6, R = 5 };
+    static float wrong[N * N];
+    assert_int_equal(gsr_reference(N, S, OMEGA, 3, wrong), GS_OK);
+    wrong[4 * N + 6] += 1.0f;
+    const gs_algo ms[3] = {GS_ALGO_FLIP, GSR_LOCAL, GS_ALGO_AUTO};
+    gsr_config cfgs[3];
+    for (unsigned i = 0; i < 3; ++i)
+        cfgs[i] = (gsr_config){.n = N,
+                               .sweeps = S,
+                               .tile = 4,
+                               .omega = OMEGA,
+                               .seed = 3,
+                               .method = ms[i],
+                               .groups = 2,
+                               .repeats = R};
+    gsr_result res[3];
+    assert_int_equal(gsr_run_methods(dev, cfgs, 3, res), GS_OK);
+    for (unsigned i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, GS_OK);
+        assert_int_equal(res[i].mismatches, 0);
+        assert_true(res[i].ms_min > 0 && res[i].ms_min <= res[i].ms_median &&
+                    res[i].ms_median <= res[i].ms_max && res[i].updates_per_s > 0.0);
+        assert_true(res[i].steps > 0);
+        /* the median of the rounds' ratios lies between the extremes of the ratio */
+        assert_true(res[i].paired_ratio >= res[i].ms_min / res[0].ms_max * 0.999999);
+        assert_true(res[i].paired_ratio <= res[i].ms_max / res[0].ms_min * 1.000001);
+    }
+    assert_true(res[0].paired_ratio == 1.0);
+    assert_true(res[2].algo != GS_ALGO_AUTO); /* auto, resolved */
+
+    cfgs[1].reference = wrong; /* local fails its check; flip and auto go on */
+    assert_int_equal(gsr_run_methods(dev, cfgs, 3, res), GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].status, GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].mismatches, 1);
+    assert_true(res[1].ms_median == 0.0 && res[1].paired_ratio == 0.0);
+    assert_non_null(strstr(res[1].error, "differ"));
+    assert_int_equal(res[0].status, GS_OK);
+    assert_int_equal(res[2].status, GS_OK);
+    assert_true(res[2].ms_median > 0.0 && res[2].paired_ratio > 0.0);
+    cfgs[1].reference = NULL;
+
+    for (unsigned k = 0; k < 5; ++k) { /* n, sweeps, omega, seed, repeats must agree */
+        gsr_config other[2] = {cfgs[0], cfgs[1]};
+        if (k == 0)
+            other[1].n = N + 2u;
+        else if (k == 1)
+            other[1].sweeps = S + 1u;
+        else if (k == 2)
+            other[1].omega = 1.25f;
+        else if (k == 3)
+            other[1].seed = 4;
+        else
+            other[1].repeats = R + 1u;
+        assert_int_equal(gsr_run_methods(dev, other, 2, res), GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[0].status, GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[1].status, GS_ERR_INVALID_ARGUMENT);
+    }
+    gsr_config tiles[2] = {cfgs[0], cfgs[1]}; /* the tile may differ: its own schedule */
+    tiles[1].tile = 2;
+    assert_int_equal(gsr_run_methods(dev, tiles, 2, res), GS_OK);
+    assert_true(res[1].steps > res[0].steps);
+    assert_int_equal(gsr_run_methods(dev, cfgs, 0, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsr_run_methods(dev, NULL, 2, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsr_run_methods(dev, cfgs, 2, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gsr_run_methods(NULL, cfgs, 2, res), GS_ERR_UNSUPPORTED);
+}
+
 static void bad_input(void **unused)
 {
     (void)unused;
@@ -287,6 +360,7 @@ int main(void)
         cmocka_unit_test(reference_is_the_update),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(schemes_in_rounds),
         cmocka_unit_test(every_scheme_is_exact),
         cmocka_unit_test(silent_tile_times_out),
         cmocka_unit_test(each_wait_is_needed),

@@ -159,3 +159,66 @@ gs_status gsa_rounds(unsigned n, const gsa_rounds_plan *plan, const gsa_rounds_o
     free(order);
     return st;
 }
+
+/* gsa_compare's view of gsa_rounds: the open is the app's open and its checked warm-up. */
+typedef struct gsa_compare_of {
+    const gsa_compare_ops *ops;
+    void *ctx;
+} gsa_compare_of;
+static gs_status compare_open(void *of, unsigned i)
+{
+    const gsa_compare_of *x = of;
+    double warm_up = 0.0;
+    gs_status st = x->ops->open(x->ctx, i);
+    return st == GS_OK ? x->ops->run(x->ctx, i, &warm_up) : st;
+}
+static gs_status compare_run(void *of, unsigned i, double *ns)
+{
+    const gsa_compare_of *x = of;
+    return x->ops->run(x->ctx, i, ns);
+}
+
+gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, void *ctx,
+                      gs_status *status, gsa_timing *timing)
+{
+    static const gsa_rounds_ops rounds = {compare_open, compare_run};
+    const gsa_rounds_plan plan = {repeats, repeats, 0.0};
+    gsa_compare_of of = {ops, ctx};
+    gs_status st = gsa_rounds(n, &plan, &rounds, &of, status, timing);
+    for (unsigned i = n; i-- > 0;)
+        ops->close(ctx, i);
+    for (unsigned i = 0; st == GS_OK && i < n; ++i)
+        st = status[i];
+    return st;
+}
+
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, int own_ref, unsigned n)
+{
+    m->initial = malloc(cells * sizeof *m->initial);
+    m->result = malloc(cells * sizeof *m->result);
+    m->own_ref = own_ref ? malloc(cells * sizeof *m->own_ref) : NULL;
+    m->status = calloc(n, sizeof *m->status);
+    m->timing = calloc(n, sizeof *m->timing);
+    return m->initial && m->result && (!own_ref || m->own_ref) && m->status && m->timing
+               ? GS_OK
+               : GS_ERR_OUT_OF_MEMORY;
+}
+
+void gsa_compare_mem_free(gsa_compare_mem *m)
+{
+    free(m->initial);
+    free(m->result);
+    free(m->own_ref);
+    free(m->status);
+    free(m->timing);
+    memset(m, 0, sizeof *m);
+}
+
+void gsa_times_of(const gsa_timing *t, double *median_ms, double *min_ms, double *max_ms,
+                  double *paired)
+{
+    *median_ms = t->median / 1e6;
+    *min_ms = t->min / 1e6;
+    *max_ms = t->max / 1e6;
+    *paired = t->paired;
+}

@@ -90,6 +90,75 @@ typedef struct gsa_timing {
 gs_status gsa_rounds(unsigned n, const gsa_rounds_plan *plan, const gsa_rounds_ops *ops, void *ctx,
                      gs_status *status, gsa_timing *timing);
 
+/* The applications' comparison of n configurations of one problem (apps/jacobi, apps/sor):
+ * each opened and checked by a first run that is not timed (a configuration that computes
+ * a wrong answer is never timed), then `repeats` rounds of gsa_rounds, then every session
+ * closed, the last first (a later one may share the first one's memory). `open` opens
+ * configuration i; `run` runs it once and checks its result (*ns its time); `close`
+ * closes it, opened or not. status[i] and timing[i] as gsa_rounds gives them. Returns the
+ * first configuration's failure in order (GS_ERR_OUT_OF_MEMORY for all where the rounds'
+ * memory cannot be had), else GS_OK. */
+typedef struct gsa_compare_ops {
+    gs_status (*open)(void *ctx, unsigned i);
+    gs_status (*run)(void *ctx, unsigned i, double *ns);
+    void (*close)(void *ctx, unsigned i);
+} gsa_compare_ops;
+gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, void *ctx,
+                      gs_status *status, gsa_timing *timing);
+
+/* gsa_compare's callbacks for an application whose back end `BACKEND` opens, runs and
+ * closes sessions of type SESSION (be->open(&s), be->close(&s)), each run read back and
+ * checked by RUN_CHECKED(be, &s, reference, result, &ns): the entry PREFIX##_entry
+ * (a session and the grid it is checked against), the context PREFIX##_rounds (the back
+ * end, the entries, the grid a run is read into) and PREFIX##_compare_ops. The same for
+ * every grid application, so written once here (apps/jacobi and apps/sor expand it). */
+#define GSA_COMPARE_SESSIONS(PREFIX, SESSION, BACKEND, RUN_CHECKED)                                \
+    typedef struct PREFIX##_entry {                                                                \
+        SESSION s;                                                                                 \
+        const float *reference;                                                                    \
+    } PREFIX##_entry;                                                                              \
+    typedef struct PREFIX##_rounds {                                                               \
+        const BACKEND *be;                                                                         \
+        PREFIX##_entry *es;                                                                        \
+        float *result;                                                                             \
+    } PREFIX##_rounds;                                                                             \
+    static gs_status PREFIX##_open_session(void *ctx, unsigned i)                                  \
+    {                                                                                              \
+        PREFIX##_rounds *x = (PREFIX##_rounds *)ctx;                                               \
+        return x->be->open(&x->es[i].s);                                                           \
+    }                                                                                              \
+    static gs_status PREFIX##_run_once(void *ctx, unsigned i, double *ns)                          \
+    {                                                                                              \
+        PREFIX##_rounds *x = (PREFIX##_rounds *)ctx;                                               \
+        return RUN_CHECKED(x->be, &x->es[i].s, x->es[i].reference, x->result, ns);                 \
+    }                                                                                              \
+    static void PREFIX##_close_session(void *ctx, unsigned i)                                      \
+    {                                                                                              \
+        PREFIX##_rounds *x = (PREFIX##_rounds *)ctx;                                               \
+        x->be->close(&x->es[i].s);                                                                 \
+    }                                                                                              \
+    static const gsa_compare_ops PREFIX##_compare_ops = {PREFIX##_open_session, PREFIX##_run_once, \
+                                                         PREFIX##_close_session}
+
+/* What a grid application's comparison holds beside its sessions: the initial grid, the
+ * grid each run is read back into (`cells` floats each), a reference of its own where
+ * `own_ref` (some configuration brings none), and each of the n configurations' status
+ * and timing for gsa_compare. gsa_compare_mem_alloc: GS_ERR_OUT_OF_MEMORY where any of
+ * them cannot be had (what was had is freed by gsa_compare_mem_free, which takes a
+ * zeroed or allocated one). */
+typedef struct gsa_compare_mem {
+    float *initial, *result, *own_ref;
+    gs_status *status;
+    gsa_timing *timing;
+} gsa_compare_mem;
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, int own_ref, unsigned n);
+void gsa_compare_mem_free(gsa_compare_mem *m);
+
+/* A configuration's timing in milliseconds (its median, fastest and slowest run) and its
+ * paired ratio, as the applications' results give them. */
+void gsa_times_of(const gsa_timing *t, double *median_ms, double *min_ms, double *max_ms,
+                  double *paired);
+
 #ifdef __cplusplus
 }
 #endif

@@ -191,34 +191,7 @@ static gs_status configs_ok(gs_device *dev, const gsj_config *cfgs, unsigned n)
     return GS_OK;
 }
 
-/* One configuration's session and what it is checked against. */
-typedef struct gsj_entry {
-    gsj_session s;
-    const float *reference;
-} gsj_entry;
-
-/* What gsa_rounds calls back with: the sessions and the grid a run is read into. */
-typedef struct gsj_rounds {
-    const gsj_backend *be;
-    gsj_entry *es;
-    float *result;
-} gsj_rounds;
-
-/* gsa_rounds_ops: a session opened, and its first run, the check, as its warm-up (a
- * method that computes a wrong grid is never timed); one checked, timed run. */
-static gs_status open_checked(void *ctx, unsigned i)
-{
-    gsj_rounds *x = ctx;
-    double warm_up = 0.0;
-    gs_status st = x->be->open(&x->es[i].s);
-    return st == GS_OK ? run_checked(x->be, &x->es[i].s, x->es[i].reference, x->result, &warm_up)
-                       : st;
-}
-static gs_status run_timed(void *ctx, unsigned i, double *ns)
-{
-    gsj_rounds *x = ctx;
-    return run_checked(x->be, &x->es[i].s, x->es[i].reference, x->result, ns);
-}
+GSA_COMPARE_SESSIONS(gsj, gsj_session, gsj_backend, run_checked);
 
 gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out)
 {
@@ -226,61 +199,39 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
         return GS_ERR_INVALID_ARGUMENT;
     memset(out, 0, n * sizeof *out);
     gs_status st = configs_ok(dev, cfgs, n);
-    size_t cells = st == GS_OK ? (size_t)cfgs[0].n * cfgs[0].n : 0u;
     int need_ref = 0;
     for (unsigned i = 0; st == GS_OK && i < n; ++i) {
         out[i].algo = cfgs[i].method;
         need_ref |= cfgs[i].reference == NULL;
     }
-    float *initial = NULL, *result = NULL, *own_ref = NULL;
-    gsj_entry *es = NULL;
-    gs_status *status = NULL;
-    gsa_timing *timing = NULL;
+    gsa_compare_mem m = {0};
+    int compared = 0; /* then each configuration has its own status */
+    gsj_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
+    if (st == GS_OK &&
+        (gsa_compare_mem_alloc(&m, (size_t)cfgs[0].n * cfgs[0].n, need_ref, n) || es == NULL))
+        st = GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && m.own_ref)
+        st = gsj_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, m.own_ref);
     if (st == GS_OK) {
-        initial = malloc(cells * sizeof *initial);
-        result = malloc(cells * sizeof *result);
-        own_ref = need_ref ? malloc(cells * sizeof *own_ref) : NULL;
-        es = calloc(n, sizeof *es);
-        status = calloc(n, sizeof *status);
-        timing = calloc(n, sizeof *timing);
-        if (!initial || !result || (need_ref && !own_ref) || !es || !status || !timing)
-            st = GS_ERR_OUT_OF_MEMORY;
-    }
-    if (st == GS_OK && own_ref)
-        st = gsj_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, own_ref);
-    if (st == GS_OK) {
-        const gsj_backend *be = backend_of(dev);
-        gsj_initial(cfgs[0].n, cfgs[0].seed, initial);
+        gsj_initial(cfgs[0].n, cfgs[0].seed, m.initial);
         for (unsigned i = 0; i < n; ++i) {
-            es[i].s = (gsj_session){dev, &cfgs[i], initial, &out[i], NULL, i ? &es[0].s : NULL};
-            es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
+            es[i].s = (gsj_session){dev, &cfgs[i], m.initial, &out[i], NULL, i ? &es[0].s : NULL};
+            es[i].reference = cfgs[i].reference ? cfgs[i].reference : m.own_ref;
         }
-        static const gsa_rounds_ops ops = {open_checked, run_timed};
-        const gsa_rounds_plan plan = {cfgs[0].repeats, cfgs[0].repeats, 0.0};
-        gsj_rounds x = {be, es, result};
-        st = gsa_rounds(n, &plan, &ops, &x, status, timing);
-        for (unsigned i = n; i-- > 0;) /* the first last: the others may share its grids */
-            be->close(&es[i].s);
+        /* closed the first last: the others may share its grids */
+        gsj_rounds x = {backend_of(dev), es, m.result};
+        st = gsa_compare(n, cfgs[0].repeats, &gsj_compare_ops, &x, m.status, m.timing);
+        compared = 1;
         for (unsigned i = 0; i < n; ++i) {
-            out[i].status = status[i];
-            out[i].ms_median = timing[i].median / 1e6;
-            out[i].ms_min = timing[i].min / 1e6;
-            out[i].ms_max = timing[i].max / 1e6;
-            out[i].ms_per_iter = out[i].ms_median / cfgs[i].iters;
-            out[i].paired_ratio = timing[i].paired;
-            if (st == GS_OK)
-                st = status[i];
+            out[i].ms_per_iter = m.timing[i].median / 1e6 / cfgs[i].iters;
+            gsa_times_of(&m.timing[i], &out[i].ms_median, &out[i].ms_min, &out[i].ms_max,
+                         &out[i].paired_ratio);
         }
-    } else {
-        for (unsigned i = 0; i < n; ++i)
-            out[i].status = st;
     }
-    free(initial);
-    free(result);
-    free(own_ref);
+    for (unsigned i = 0; i < n; ++i)
+        out[i].status = compared ? m.status[i] : st;
+    gsa_compare_mem_free(&m);
     free(es);
-    free(status);
-    free(timing);
     return st;
 }
 

@@ -114,56 +114,78 @@ static int config_ok(const gsr_config *c)
     return rows * rows <= GS_LOCAL_MAX_WORDS && steps * half < 0xffffffffu;
 }
 
-gs_status gsr_run(gs_device *dev, const gsr_config *cfg, gsr_result *out)
+/* Whether the configurations can run together: one problem (n, sweeps, omega, seed) and
+ * as many rounds (repeats); a refusal is every one's. */
+static gs_status configs_ok(gs_device *dev, const gsr_config *cfgs, unsigned n)
+{
+    if (cfgs == NULL || n == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        if (!config_ok(&cfgs[i]) || cfgs[i].n != cfgs[0].n || cfgs[i].sweeps != cfgs[0].sweeps ||
+            cfgs[i].omega != cfgs[0].omega || cfgs[i].seed != cfgs[0].seed ||
+            cfgs[i].repeats != cfgs[0].repeats)
+            return GS_ERR_INVALID_ARGUMENT;
+    const gsr_backend *be = backend_of(dev);
+    for (unsigned i = 0; i < n; ++i)
+        if (be == NULL || !be->supported(dev, cfgs[i].method))
+            return GS_ERR_UNSUPPORTED;
+    return GS_OK;
+}
+
+GSA_COMPARE_SESSIONS(gsr, gsr_session, gsr_backend, run_checked);
+
+gs_status gsr_run_methods(gs_device *dev, const gsr_config *cfgs, unsigned n, gsr_result *out)
 {
     if (out == NULL)
         return GS_ERR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (cfg == NULL || !config_ok(cfg))
-        return GS_ERR_INVALID_ARGUMENT;
-    const gsr_backend *be = backend_of(dev);
-    if (be == NULL || !be->supported(dev, cfg->method))
-        return GS_ERR_UNSUPPORTED;
-    out->algo = cfg->method;
-
-    size_t cells = (size_t)cfg->n * cfg->n;
-    float *initial = malloc(cells * sizeof *initial), *result = malloc(cells * sizeof *result);
-    float *own_ref = cfg->reference ? NULL : malloc(cells * sizeof *own_ref);
-    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
-    const float *reference = cfg->reference ? cfg->reference : own_ref;
-    gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
-    if (st == GS_OK && own_ref)
-        st = gsr_reference(cfg->n, cfg->sweeps, cfg->omega, cfg->seed, own_ref);
-    gsr_session s = {dev,
-                     cfg,
-                     gsr_shape_of(cfg->n, cfg->tile, cfg->sweeps),
-                     1.0f - cfg->omega,
-                     cfg->omega * 0.25f,
-                     initial,
-                     out,
-                     NULL};
-    out->steps = s.shape.steps;
+    memset(out, 0, n * sizeof *out);
+    gs_status st = configs_ok(dev, cfgs, n);
+    int need_ref = 0;
+    for (unsigned i = 0; st == GS_OK && i < n; ++i) {
+        out[i].algo = cfgs[i].method;
+        need_ref |= cfgs[i].reference == NULL;
+    }
+    gsa_compare_mem m = {0};
+    int compared = 0; /* then each configuration has its own status */
+    gsr_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
+    if (st == GS_OK &&
+        (gsa_compare_mem_alloc(&m, (size_t)cfgs[0].n * cfgs[0].n, need_ref, n) || es == NULL))
+        st = GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && m.own_ref)
+        st = gsr_reference(cfgs[0].n, cfgs[0].sweeps, cfgs[0].omega, cfgs[0].seed, m.own_ref);
     if (st == GS_OK) {
-        gsr_initial(cfg->n, cfg->seed, initial);
-        st = be->open(&s);
-        /* The warm-up is the check: a scheme that computes a wrong grid is never timed. */
-        if (st == GS_OK)
-            st = run_checked(be, &s, reference, result, &times[cfg->repeats]);
-        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
-            st = run_checked(be, &s, reference, result, &times[r]);
-        be->close(&s);
+        gsr_initial(cfgs[0].n, cfgs[0].seed, m.initial);
+        for (unsigned i = 0; i < n; ++i) {
+            const gsr_config *c = &cfgs[i];
+            es[i].s = (gsr_session){dev,
+                                    c,
+                                    gsr_shape_of(c->n, c->tile, c->sweeps),
+                                    1.0f - c->omega,
+                                    c->omega * 0.25f,
+                                    m.initial,
+                                    &out[i],
+                                    NULL};
+            es[i].reference = c->reference ? c->reference : m.own_ref;
+            out[i].steps = es[i].s.shape.steps;
+        }
+        gsr_rounds x = {backend_of(dev), es, m.result};
+        st = gsa_compare(n, cfgs[0].repeats, &gsr_compare_ops, &x, m.status, m.timing);
+        compared = 1;
+        double updates = (double)(cfgs[0].n - 2u) * (cfgs[0].n - 2u) * cfgs[0].sweeps;
+        for (unsigned i = 0; i < n; ++i) {
+            gsa_times_of(&m.timing[i], &out[i].ms_median, &out[i].ms_min, &out[i].ms_max,
+                         &out[i].paired_ratio);
+            out[i].updates_per_s = out[i].ms_median > 0 ? updates / (out[i].ms_median / 1e3) : 0;
+        }
     }
-    if (st == GS_OK && cfg->repeats) {
-        gsa_sort(times, cfg->repeats);
-        out->ms_median = times[cfg->repeats / 2] / 1e6;
-        out->ms_min = times[0] / 1e6;
-        out->ms_max = times[cfg->repeats - 1] / 1e6;
-        double updates = (double)(cfg->n - 2u) * (cfg->n - 2u) * cfg->sweeps;
-        out->updates_per_s = out->ms_median > 0 ? updates / (out->ms_median / 1e3) : 0;
-    }
-    free(initial);
-    free(result);
-    free(own_ref);
-    free(times);
+    for (unsigned i = 0; i < n; ++i)
+        out[i].status = compared ? m.status[i] : st;
+    gsa_compare_mem_free(&m);
+    free(es);
     return st;
+}
+
+gs_status gsr_run(gs_device *dev, const gsr_config *cfg, gsr_result *out)
+{
+    return gsr_run_methods(dev, cfg, 1u, out);
 }

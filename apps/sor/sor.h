@@ -78,6 +78,10 @@ typedef struct gsr_result {
     size_t state_bytes;               /* the barrier's or local state's device bytes */
     gs_local_abort abort;             /* local: what a wait that gave up waited for */
     char error[160];                  /* what failed, where a call returned an error */
+    gs_status status;                 /* this configuration's (gsr_run_methods) */
+    double paired_ratio; /* gsr_run_methods: the median over the rounds of this run's time
+                          * over the first configuration's in the same round (1 for the
+                          * first; 0 where either failed or ran no round) */
 } gsr_result;
 
 /* "local" for GSR_LOCAL, else gs_algo_name. */
@@ -103,6 +107,15 @@ gs_status gsr_max_groups(gs_device *dev, gs_algo method, unsigned tile, unsigned
  * runs from the initial grid, each checked again. GS_ERR_INVALID_ARGUMENT for a
  * configuration out of range (the schedule must fit 32-bit tickets). */
 gs_status gsr_run(gs_device *dev, const gsr_config *cfg, gsr_result *out);
+
+/* gsr_run for `n` configurations of one problem (the same n, sweeps, omega, seed and
+ * repeats; else GS_ERR_INVALID_ARGUMENT for all, as for one out of range), compared
+ * fairly: each opened and checked, then the timed runs in rounds, every configuration
+ * once a round, each round in its own shuffled order (appkit's gsa_rounds), every run
+ * checked again. One that fails drops out with its own status (out[i].status); the others
+ * go on. out[i].paired_ratio pairs each with the first, round by round. Returns the first
+ * failure's status, else GS_OK. gsr_run is its one-configuration case. */
+gs_status gsr_run_methods(gs_device *dev, const gsr_config *cfgs, unsigned n, gsr_result *out);
 
 /* Cells of a and b (n * n each) that differ; *max_abs_diff their largest difference. */
 uint64_t gsr_compare(const float *a, const float *b, size_t cells, double *max_abs_diff);

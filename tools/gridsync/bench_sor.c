@@ -7,6 +7,11 @@
  * configuration's result is first compared with the sequential reference, bit for bit;
  * one that differs is FAIL and not timed.
  *
+ * The schemes of a size and grid run together (gsr_run_methods): each opened and checked,
+ * then their timed runs in rounds, each round in a shuffled order, so that a device that
+ * drifts weighs on all alike; x_cg_pair (CSV and JSON paired_cg) is the median over the
+ * rounds of a row's time over cg's in the same round.
+ *
  * Rows: `sor` per scheme, size and grid (block: the tile side; ns/barrier: ns per
  * wavefront step); `best` per scheme at a size. The summary gives cell updates per
  * second and local's speed-up over the fastest global protocol and over the baselines. */
@@ -77,45 +82,70 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* One scheme at one size and grid: a table row, and a line on stderr once measured. */
-static void measure(gs_device *dev, const cli_options *o, gs_algo method, const ssize *z,
-                    unsigned groups, unsigned tile, const float *reference, bench_row *r)
+/* Schemes at one size, measured together (gsr_run_methods: in rounds, each in a shuffled
+ * order, cg first where it runs, so that every row's paired ratio is to grid.sync()'s time
+ * in the same round): ms[m] at groups[m], a table row each in the order given, and a line
+ * on stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, const unsigned *groups,
+                   unsigned k, const ssize *z, unsigned tile, const float *reference,
+                   bench_table *t)
 {
-    gsr_config cfg = {.n = z->n,
-                      .sweeps = z->sweeps,
-                      .tile = tile,
-                      .omega = SOR_OMEGA,
-                      .seed = SOR_SEED,
-                      .method = method,
-                      .groups = groups,
-                      .repeats = o->repeats,
-                      .timeout_ms = o->timeout_ms,
-                      .reference = reference};
-    gsr_result res;
-    gs_status s = gsr_run(dev, &cfg, &res);
-    r->experiment = "sor";
-    r->algo = method;
-    r->groups = groups;
-    r->block = tile;
-    r->iters = z->sweeps;
-    r->n = z->n;
-    r->status = s;
-    r->check = bench_verdict(s);
-    r->state_bytes = res.state_bytes;
-    if (s == GS_OK) {
-        r->total_ms = res.ms_median;
-        r->ns_per_barrier = res.steps ? res.ms_median * 1e6 / res.steps : 0;
-        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+    gsr_config cfgs[GS_ALGO_COUNT_ + 1];
+    gsr_result res[GS_ALGO_COUNT_ + 1];
+    unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
+    int cg = 0;
+    for (unsigned pass = 0; pass < 2u; ++pass) /* cg first, then the others in order */
+        for (unsigned m = 0; m < k; ++m) {
+            if ((ms[m] == GS_ALGO_CG) != (pass == 0u))
+                continue;
+            cg |= ms[m] == GS_ALGO_CG;
+            at[m] = n;
+            cfgs[n++] = (gsr_config){.n = z->n,
+                                     .sweeps = z->sweeps,
+                                     .tile = tile,
+                                     .omega = SOR_OMEGA,
+                                     .seed = SOR_SEED,
+                                     .method = ms[m],
+                                     .groups = groups[m],
+                                     .repeats = o->repeats,
+                                     .timeout_ms = o->timeout_ms,
+                                     .reference = reference};
+        }
+    (void)gsr_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
+    for (unsigned m = 0; m < k; ++m) {
+        const gsr_result *x = &res[at[m]];
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return 2;
+        r->experiment = "sor";
+        r->algo = ms[m];
+        r->groups = groups[m];
+        r->block = tile;
+        r->iters = z->sweeps;
+        r->n = z->n;
+        r->status = x->status;
+        r->check = bench_verdict(x->status);
+        r->state_bytes = x->state_bytes;
+        if (x->status == GS_OK) {
+            r->total_ms = x->ms_median;
+            r->ns_per_barrier = x->steps ? x->ms_median * 1e6 / x->steps : 0;
+            r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
+            r->paired_cg = cg ? x->paired_ratio : 0.0;
+        }
+        char shown[40];
+        snprintf(shown, sizeof shown,
+                 ms[m] == GS_ALGO_AUTO && x->status == GS_OK ? "%s (%s)" : "%s%.0s",
+                 gsr_method_name(ms[m]), gsr_method_name(x->algo));
+        cli_progress("sor %u^2 x %u tile %u: %-16s %5u groups %11.3f ms %11.1f Mupd/s  %s%s%s",
+                     z->n, z->sweeps, tile, shown, groups[m], r->total_ms, x->updates_per_s / 1e6,
+                     r->check, x->error[0] ? ": " : "", x->error);
     }
-    char shown[40];
-    snprintf(shown, sizeof shown, method == GS_ALGO_AUTO && s == GS_OK ? "%s (%s)" : "%s%.0s",
-             gsr_method_name(method), gsr_method_name(res.algo));
-    cli_progress("sor %u^2 x %u tile %u: %-16s %5u groups %11.3f ms %11.1f Mupd/s  %s%s%s", z->n,
-                 z->sweeps, tile, shown, groups, r->total_ms, res.updates_per_s / 1e6, r->check,
-                 res.error[0] ? ": " : "", res.error);
+    table_show(t, stdout);
+    return 0;
 }
 
-/* Every scheme at every grid of one size, then a best row per scheme. */
+/* Every scheme at every grid of one size, the schemes of a grid in the same rounds, then a
+ * best row per scheme. */
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned tile)
 {
@@ -136,7 +166,9 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
     cli_progress("sor %u^2 x %u: reference computed on the host in %.1f s", z->n, z->sweeps,
                  now_s() - t0);
     unsigned first = t->n, done[GS_ALGO_COUNT_ + 1][CLI_MAX_LIST], n_done[GS_ALGO_COUNT_ + 1] = {0};
-    for (unsigned gi = 0; gi < n_g; ++gi)
+    for (unsigned gi = 0; gi < n_g; ++gi) {
+        gs_algo now[GS_ALGO_COUNT_ + 1];
+        unsigned at[GS_ALGO_COUNT_ + 1], k = 0;
         for (unsigned m = 0; m < n_ms; ++m) {
             unsigned groups = gl[gi], bound = 0;
             /* Default grids stop at the scheme's own bound (each grid run once). */
@@ -144,19 +176,19 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
                 groups > bound)
                 groups = bound;
             int seen = 0;
-            for (unsigned k = 0; k < n_done[m]; ++k)
-                seen |= done[m][k] == groups;
+            for (unsigned j = 0; j < n_done[m]; ++j)
+                seen |= done[m][j] == groups;
             if (seen)
                 continue;
             done[m][n_done[m]++] = groups;
-            bench_row *r = table_add(t);
-            if (r == NULL) {
-                free(reference);
-                return 2;
-            }
-            measure(dev, o, ms[m], z, groups, tile, reference, r);
-            table_show(t, stdout);
+            now[k] = ms[m];
+            at[k++] = groups;
         }
+        if (k && measure(dev, o, now, at, k, z, tile, reference, t) != 0) {
+            free(reference);
+            return 2;
+        }
+    }
     free(reference);
     int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
     table_show(t, stdout);

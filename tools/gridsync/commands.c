@@ -77,7 +77,10 @@ static const cli_command experiments[] = {
      "ordinary launch of any grid), global (a persistent kernel, a barrier per wavefront\n"
      "step: auto, or the protocols --algo names), cg, relaunch, relaunch-graph. Default\n"
      "sizes (--sizes N:S) 512:4000 .. 8192:100 on a GPU, 66:20 elsewhere; each result must\n"
-     "equal the host's bit for bit before it is timed; the summary gives local's speed-ups.",
+     "equal the host's bit for bit before it is timed; the summary gives local's speed-ups.\n"
+     "The schemes of a grid run in rounds (--repeats), each round in a shuffled order;\n"
+     "x_cg_pair (CSV and JSON paired_cg) is the median over the rounds of a scheme's time\n"
+     "over cg's in the same round.",
      BENCH_TIMED | OPT_SIZES | OPT_GROUPS | OPT_ITERS | OPT_TILE, NULL, bench_sor, "groups",
      bench_sor_summary, 1, 1},
     {"stencil", "[options]",

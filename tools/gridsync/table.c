@@ -131,11 +131,12 @@ static int write_csv(const bench_table *t, const char *path)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f,
-            "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
-            "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%s%scheck\n",
-            t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "",
-            t->forms ? "form,paired_cg," : "");
+    fprintf(
+        f,
+        "experiment,device,backend,platform,algo,groups,block,iters,ns_per_barrier,total_ms,"
+        "spread,ratio_relaunch,ratio_relaunch_graph,ratio_cg,state_bytes,n,compute,%s%s%scheck\n",
+        t->wavefront ? "scheme,variant,tile,gcups,speedup_relaunch,speedup_global," : "",
+        t->forms ? "form," : "", t->paired ? "paired_cg," : "");
     for (unsigned i = 0; i < t->n; ++i) {
         const bench_row *r = &t->rows[i];
         fprintf(f, "%s,\"%s\",%s,\"%s\",%s,%u,%u,%u,%.1f,%.4f,%.3f,", r->experiment, t->dev.name,
@@ -149,8 +150,9 @@ static int write_csv(const bench_table *t, const char *path)
             speedup(f, r->x_global, ",", "");
             fputc(',', f);
         }
-        if (t->forms) { /* bench jacobi's: empty for a method without forms */
+        if (t->forms) /* bench jacobi's: empty for a method without forms */
             fprintf(f, "%s,", r->form ? r->form : "");
+        if (t->paired) {
             speedup(f, r->paired_cg, "", "");
             fputc(',', f);
         }
@@ -194,7 +196,7 @@ static int write_json(const bench_table *t, const char *path)
         }
         if (r->form)
             fprintf(f, "\"form\": \"%s\", ", r->form);
-        if (t->forms) {
+        if (t->paired) {
             speedup(f, r->paired_cg, "\"paired_cg\": ", "null");
             fputs(", ", f);
         }

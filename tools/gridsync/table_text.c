@@ -21,7 +21,7 @@ void table_print_head(const bench_table *t, FILE *f)
         fprintf(f, "%-5s ", "form");
     fprintf(f, "%7s %6s %7s %12s %11s %7s %9s %9s %9s ", "groups", "block", "iters", "ns/barrier",
             "total_ms", "spread", "x_relnch", "x_graph", "x_cg");
-    if (t->forms)
+    if (t->paired)
         fprintf(f, "%9s ", "x_cg_pair");
     fprintf(f, "%9s %6s %8s  %s\n", "bytes", "n", "compute", "check");
     fflush(f);
@@ -61,7 +61,7 @@ void table_show(bench_table *t, FILE *f)
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_RELAUNCH_GRAPH));
         ratio_cell(f, table_ratio(t, r, GS_ALGO_CG));
-        if (t->forms)
+        if (t->paired)
             ratio_cell(f, r->paired_cg);
         fprintf(f, " %9zu %6u %8u  %s\n", r->state_bytes, r->n, r->compute, r->check);
         if (noisy(t, r))
@@ -157,10 +157,11 @@ void table_print_tail(const bench_table *t, FILE *f)
                    "(no barrier: auto alone); resident, the tiles kept in group\n  memory; "
                    "halo, resident tiles whose halos travel in tagged words (no barrier: auto "
                    "alone);\n  the ratios compare rows of one form (local, halo: with the sync "
-                   "form's cg); - : relaunch,\n  which has no form (every form's base). x_cg_pair: "
-                   "the methods of a grid "
-                   "run in\n  rounds, each round in a shuffled order: the median over the "
-                   "rounds of a row's time over\n  cg's in the same round.\n");
+                   "form's cg); - : relaunch,\n  which has no form (every form's base).\n");
+    if (t->paired)
+        fprintf(f, "  x_cg_pair: the methods of a grid run in rounds, each round in a shuffled "
+                   "order: the\n  median over the rounds of a row's time over cg's in the same "
+                   "round.\n");
     if (n_noisy)
         fprintf(f,
                 "warning: %u row%s spread more than %.0f%%: their times are not reliable (a busy "
