@@ -16,6 +16,13 @@ echo "rows=$rows methods=$methods passed=$passed big=$big"
 [ "$methods" -ge 8 ] && [ "$passed" -eq "$rows" ] && [ "$big" -ge "$methods" ] || exit 1
 grep -q 'globalSync2  *1024: blog    1020 ms' "$dir/stencil.txt" &&
     grep -q 'without a barrier.*220 ms' "$dir/stencil.txt" && grep -q '"n": 2048' "$dir/stencil.json" || exit 1
+# the methods of a block size run in rounds: a paired_cg column before check (blank without
+# cg, which runs on CUDA alone)
+grep -q ',compute,paired_cg,check$' "$dir/stencil.csv" && grep -q 'x_cg_pair' "$dir/stencil.txt" &&
+    grep -q '"paired_cg": ' "$dir/stencil.json" || { echo "FAIL: no paired_cg column"; exit 1; }
+if [ "$backend" != cuda ] && [ "$(grep -c '^stencil,.*,,pass$' "$dir/stencil.csv")" -ne "$rows" ]; then
+    echo "FAIL: a paired_cg without cg"; exit 1
+fi
 # bad sizes: exit 2 and the option named
 for bad in "--n 1" "--n 268435457" "--sizes 1:5" "--sizes 64:0" "--n 64 --sizes 64:2"; do
     # shellcheck disable=SC2086 # the options are words on purpose

@@ -106,6 +106,69 @@ static void a_wrong_result_fails(void **state)
     assert_non_null(strstr(r.error, "differ"));
 }
 
+/* The methods of one problem in interleaved rounds (gss_run_methods): each passes with its
+ * statistics and its pairing with the first; one that fails its check drops out alone;
+ * configurations of different problems are refused, all of them. */
+static void methods_in_rounds(void **state)
+{
+    (void)state;
+    enum { N = 64, T = 4, R = 5 };
+    uint32_t wrong[N];
+    assert_int_equal(gss_reference(N, T, 0, wrong), GS_OK);
+    wrong[9] += 1u;
+    const gs_algo ms[3] = {GS_ALGO_FLIP, GS_ALGO_RELAUNCH, GS_ALGO_AUTO};
+    gss_config cfgs[3];
+    for (unsigned i = 0; i < 3; ++i)
+        cfgs[i] = (gss_config){.n = N,
+                               .iters = T,
+                               .method = ms[i],
+                               .groups = 2,
+                               .group_size = group_size(),
+                               .repeats = R};
+    gss_result res[3];
+    assert_int_equal(gss_run_methods(dev, cfgs, 3, res), GS_OK);
+    for (unsigned i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, GS_OK);
+        assert_int_equal(res[i].mismatches, 0);
+        assert_true(res[i].ms_min > 0 && res[i].ms_min <= res[i].ms_median &&
+                    res[i].ms_median <= res[i].ms_max);
+        /* the median of the rounds' ratios lies between the extremes of the ratio */
+        assert_true(res[i].paired_ratio >= res[i].ms_min / res[0].ms_max * 0.999999);
+        assert_true(res[i].paired_ratio <= res[i].ms_max / res[0].ms_min * 1.000001);
+    }
+    assert_true(res[0].paired_ratio == 1.0);
+    assert_true(res[2].algo == GS_ALGO_FLIP || res[2].algo == GS_ALGO_TREE); /* auto, resolved */
+
+    cfgs[1].reference = wrong; /* relaunch fails its check; flip and auto go on */
+    assert_int_equal(gss_run_methods(dev, cfgs, 3, res), GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].status, GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].mismatches, 1);
+    assert_true(res[1].ms_median == 0.0 && res[1].paired_ratio == 0.0);
+    assert_int_equal(res[0].status, GS_OK);
+    assert_int_equal(res[2].status, GS_OK);
+    assert_true(res[2].ms_median > 0.0 && res[2].paired_ratio > 0.0);
+    cfgs[1].reference = NULL;
+
+    for (unsigned k = 0; k < 4; ++k) { /* n, iters, seed, repeats must agree */
+        gss_config other[2] = {cfgs[0], cfgs[1]};
+        if (k == 0)
+            other[1].n = N + 1u;
+        else if (k == 1)
+            other[1].iters = T + 1u;
+        else if (k == 2)
+            other[1].seed = 5;
+        else
+            other[1].repeats = R + 1u;
+        assert_int_equal(gss_run_methods(dev, other, 2, res), GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[0].status, GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[1].status, GS_ERR_INVALID_ARGUMENT);
+    }
+    assert_int_equal(gss_run_methods(dev, cfgs, 0, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gss_run_methods(dev, NULL, 2, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gss_run_methods(dev, cfgs, 2, NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gss_run_methods(NULL, cfgs, 2, res), GS_ERR_UNSUPPORTED);
+}
+
 static void bad_input(void **state)
 {
     gss_result r;
@@ -138,9 +201,8 @@ int main(void)
     dev = test_open_or_skip();
     gs_device_get_info(dev, &info);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reference_is_the_update),
-        cmocka_unit_test(bad_input),
-        cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(reference_is_the_update), cmocka_unit_test(bad_input),
+        cmocka_unit_test(a_wrong_result_fails),    cmocka_unit_test(methods_in_rounds),
         cmocka_unit_test(every_method_is_exact),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,11 +192,12 @@ gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, 
     return st;
 }
 
-gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, int own_ref, unsigned n)
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, size_t size, int own_ref,
+                                unsigned n)
 {
-    m->initial = malloc(cells * sizeof *m->initial);
-    m->result = malloc(cells * sizeof *m->result);
-    m->own_ref = own_ref ? malloc(cells * sizeof *m->own_ref) : NULL;
+    m->initial = malloc(cells * size);
+    m->result = malloc(cells * size);
+    m->own_ref = own_ref ? malloc(cells * size) : NULL;
     m->status = calloc(n, sizeof *m->status);
     m->timing = calloc(n, sizeof *m->timing);
     return m->initial && m->result && (!own_ref || m->own_ref) && m->status && m->timing

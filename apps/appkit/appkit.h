@@ -108,19 +108,20 @@ gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, 
 
 /* gsa_compare's callbacks for an application whose back end `BACKEND` opens, runs and
  * closes sessions of type SESSION (be->open(&s), be->close(&s)), each run read back and
- * checked by RUN_CHECKED(be, &s, reference, result, &ns): the entry PREFIX##_entry
- * (a session and the grid it is checked against), the context PREFIX##_rounds (the back
- * end, the entries, the grid a run is read into) and PREFIX##_compare_ops. The same for
- * every grid application, so written once here (apps/jacobi and apps/sor expand it). */
-#define GSA_COMPARE_SESSIONS(PREFIX, SESSION, BACKEND, RUN_CHECKED)                                \
+ * checked by RUN_CHECKED(be, &s, reference, result, &ns), the grids of ELEM: the entry
+ * PREFIX##_entry (a session and the grid it is checked against), the context
+ * PREFIX##_rounds (the back end, the entries, the grid a run is read into) and
+ * PREFIX##_compare_ops. The same for every grid application, so written once here
+ * (apps/jacobi, apps/sor and apps/stencil expand it). */
+#define GSA_COMPARE_SESSIONS(PREFIX, SESSION, BACKEND, ELEM, RUN_CHECKED)                          \
     typedef struct PREFIX##_entry {                                                                \
         SESSION s;                                                                                 \
-        const float *reference;                                                                    \
+        const ELEM *reference;                                                                     \
     } PREFIX##_entry;                                                                              \
     typedef struct PREFIX##_rounds {                                                               \
         const BACKEND *be;                                                                         \
         PREFIX##_entry *es;                                                                        \
-        float *result;                                                                             \
+        ELEM *result;                                                                              \
     } PREFIX##_rounds;                                                                             \
     static gs_status PREFIX##_open_session(void *ctx, unsigned i)                                  \
     {                                                                                              \
@@ -141,17 +142,18 @@ gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, 
                                                          PREFIX##_close_session}
 
 /* What a grid application's comparison holds beside its sessions: the initial grid, the
- * grid each run is read back into (`cells` floats each), a reference of its own where
- * `own_ref` (some configuration brings none), and each of the n configurations' status
- * and timing for gsa_compare. gsa_compare_mem_alloc: GS_ERR_OUT_OF_MEMORY where any of
- * them cannot be had (what was had is freed by gsa_compare_mem_free, which takes a
- * zeroed or allocated one). */
+ * grid each run is read back into (`cells` elements of `size` bytes each), a reference of
+ * its own where `own_ref` (some configuration brings none), and each of the n
+ * configurations' status and timing for gsa_compare. gsa_compare_mem_alloc:
+ * GS_ERR_OUT_OF_MEMORY where any of them cannot be had (what was had is freed by
+ * gsa_compare_mem_free, which takes a zeroed or allocated one). */
 typedef struct gsa_compare_mem {
-    float *initial, *result, *own_ref;
+    void *initial, *result, *own_ref;
     gs_status *status;
     gsa_timing *timing;
 } gsa_compare_mem;
-gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, int own_ref, unsigned n);
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, size_t size, int own_ref,
+                                unsigned n);
 void gsa_compare_mem_free(gsa_compare_mem *m);
 
 /* A configuration's timing in milliseconds (its median, fastest and slowest run) and its

@@ -191,7 +191,7 @@ static gs_status configs_ok(gs_device *dev, const gsj_config *cfgs, unsigned n)
     return GS_OK;
 }
 
-GSA_COMPARE_SESSIONS(gsj, gsj_session, gsj_backend, run_checked);
+GSA_COMPARE_SESSIONS(gsj, gsj_session, gsj_backend, float, run_checked);
 
 gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gsj_result *out)
 {
@@ -208,7 +208,8 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
     int compared = 0; /* then each configuration has its own status */
     gsj_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
     if (st == GS_OK &&
-        (gsa_compare_mem_alloc(&m, (size_t)cfgs[0].n * cfgs[0].n, need_ref, n) || es == NULL))
+        (gsa_compare_mem_alloc(&m, (size_t)cfgs[0].n * cfgs[0].n, sizeof(float), need_ref, n) ||
+         es == NULL))
         st = GS_ERR_OUT_OF_MEMORY;
     if (st == GS_OK && m.own_ref)
         st = gsj_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, m.own_ref);

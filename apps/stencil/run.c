@@ -80,45 +80,71 @@ static gs_status run_checked(const gss_backend *be, gss_session *s, const uint32
     return GS_OK;
 }
 
-gs_status gss_run(gs_device *dev, const gss_config *cfg, gss_result *out)
+static int config_ok(const gss_config *c)
+{
+    return c->n >= GSS_MIN_N && c->n <= GSS_MAX_N && c->iters > 0 && c->groups > 0 &&
+           c->group_size > 0 && c->repeats <= 100000u;
+}
+
+/* Whether the configurations can run together: one problem (n, iters, seed) and as many
+ * rounds (repeats); a refusal is every one's. */
+static gs_status configs_ok(gs_device *dev, const gss_config *cfgs, unsigned n)
+{
+    if (cfgs == NULL || n == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        if (!config_ok(&cfgs[i]) || cfgs[i].n != cfgs[0].n || cfgs[i].iters != cfgs[0].iters ||
+            cfgs[i].seed != cfgs[0].seed || cfgs[i].repeats != cfgs[0].repeats)
+            return GS_ERR_INVALID_ARGUMENT;
+    const gss_backend *be = backend_of(dev);
+    for (unsigned i = 0; i < n; ++i)
+        if (be == NULL || !be->supported(dev, cfgs[i].method))
+            return GS_ERR_UNSUPPORTED;
+    return GS_OK;
+}
+
+GSA_COMPARE_SESSIONS(gss, gss_session, gss_backend, uint32_t, run_checked);
+
+gs_status gss_run_methods(gs_device *dev, const gss_config *cfgs, unsigned n, gss_result *out)
 {
     if (out == NULL)
         return GS_ERR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (cfg == NULL || cfg->n < GSS_MIN_N || cfg->n > GSS_MAX_N || cfg->iters == 0 ||
-        cfg->groups == 0 || cfg->group_size == 0 || cfg->repeats > 100000u)
-        return GS_ERR_INVALID_ARGUMENT;
-    const gss_backend *be = backend_of(dev);
-    if (be == NULL || !be->supported(dev, cfg->method))
-        return GS_ERR_UNSUPPORTED;
-    out->algo = cfg->method;
-    size_t bytes = (size_t)cfg->n * sizeof(uint32_t);
-    uint32_t *initial = malloc(bytes), *result = malloc(bytes);
-    uint32_t *own_ref = cfg->reference ? NULL : malloc(bytes);
-    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
-    const uint32_t *reference = cfg->reference ? cfg->reference : own_ref;
-    gs_status st = initial && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
-    if (st == GS_OK && own_ref)
-        st = gss_reference(cfg->n, cfg->iters, cfg->seed, own_ref);
-    gss_session s = {dev, cfg, initial, out, NULL};
+    memset(out, 0, n * sizeof *out);
+    gs_status st = configs_ok(dev, cfgs, n);
+    int need_ref = 0;
+    for (unsigned i = 0; st == GS_OK && i < n; ++i) {
+        out[i].algo = cfgs[i].method;
+        need_ref |= cfgs[i].reference == NULL;
+    }
+    gsa_compare_mem m = {0};
+    int compared = 0; /* then each configuration has its own status */
+    gss_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
+    if (st == GS_OK &&
+        (gsa_compare_mem_alloc(&m, cfgs[0].n, sizeof(uint32_t), need_ref, n) || es == NULL))
+        st = GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && m.own_ref)
+        st = gss_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, m.own_ref);
     if (st == GS_OK) {
-        gss_initial(cfg->n, cfg->seed, initial);
-        st = be->open(&s);
-        if (st == GS_OK) /* the warm-up is the check: a wrong method is never timed */
-            st = run_checked(be, &s, reference, result, &times[cfg->repeats]);
-        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
-            st = run_checked(be, &s, reference, result, &times[r]);
-        be->close(&s);
+        gss_initial(cfgs[0].n, cfgs[0].seed, m.initial);
+        for (unsigned i = 0; i < n; ++i) {
+            es[i].s = (gss_session){dev, &cfgs[i], m.initial, &out[i], NULL};
+            es[i].reference = cfgs[i].reference ? cfgs[i].reference : m.own_ref;
+        }
+        gss_rounds x = {backend_of(dev), es, m.result};
+        st = gsa_compare(n, cfgs[0].repeats, &gss_compare_ops, &x, m.status, m.timing);
+        compared = 1;
+        for (unsigned i = 0; i < n; ++i)
+            gsa_times_of(&m.timing[i], &out[i].ms_median, &out[i].ms_min, &out[i].ms_max,
+                         &out[i].paired_ratio);
     }
-    if (st == GS_OK && cfg->repeats) {
-        gsa_sort(times, cfg->repeats);
-        out->ms_median = times[cfg->repeats / 2] / 1e6;
-        out->ms_min = times[0] / 1e6;
-        out->ms_max = times[cfg->repeats - 1] / 1e6;
-    }
-    free(initial);
-    free(result);
-    free(own_ref);
-    free(times);
+    for (unsigned i = 0; i < n; ++i)
+        out[i].status = compared ? m.status[i] : st;
+    gsa_compare_mem_free(&m);
+    free(es);
     return st;
+}
+
+gs_status gss_run(gs_device *dev, const gss_config *cfg, gss_result *out)
+{
+    return gss_run_methods(dev, cfg, 1u, out);
 }

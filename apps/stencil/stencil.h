@@ -47,6 +47,10 @@ typedef struct gss_result {
     gs_algo algo;                     /* the protocol that ran (AUTO resolved) */
     size_t state_bytes;
     char error[160];
+    gs_status status;    /* this configuration's (gss_run_methods) */
+    double paired_ratio; /* gss_run_methods: the median over the rounds of this run's time
+                          * over the first configuration's in the same round (1 for the
+                          * first; 0 where either failed or ran no round) */
 } gss_result;
 
 void gss_initial(unsigned n, unsigned seed, uint32_t *out);
@@ -57,6 +61,14 @@ gs_status gss_max_groups(gs_device *dev, gs_algo method, unsigned group_size, un
 /* The checked warm-up (GS_ERR_CHECK_FAILED on any difference: nothing is timed), then
  * `repeats` timed runs, each checked. */
 gs_status gss_run(gs_device *dev, const gss_config *cfg, gss_result *out);
+/* gss_run for `n` configurations of one problem (the same n, iters, seed and repeats;
+ * else GS_ERR_INVALID_ARGUMENT for all, as for one out of range), compared fairly: each
+ * opened and checked, then the timed runs in rounds, every configuration once a round,
+ * each round in its own shuffled order (appkit's gsa_compare), every run checked again.
+ * One that fails drops out with its own status (out[i].status); the others go on.
+ * out[i].paired_ratio pairs each with the first, round by round. Returns the first
+ * failure's status, else GS_OK. gss_run is its one-configuration case. */
+gs_status gss_run_methods(gs_device *dev, const gss_config *cfgs, unsigned n, gss_result *out);
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
         return 2;
     t.wavefront = strcmp(e->name, "wavefront") == 0;
     t.forms = strcmp(e->name, "jacobi") == 0;
-    t.paired = t.forms || strcmp(e->name, "sor") == 0;
+    t.paired = t.forms || strcmp(e->name, "sor") == 0 || strcmp(e->name, "stencil") == 0;
     table_print_head(&t, stdout);
     int rc = e->run(dev, o, &t);
     table_show(&t, stdout);

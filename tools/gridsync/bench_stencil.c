@@ -6,7 +6,10 @@
  * element must equal every other, before it is timed. A second size, 2^20 elements, no
  * longer fits one element per work-item (registers): the sums go through memory.
  * ns/barrier is the run's time over its 2T barriers; the summary puts the blog's times
- * beside ours. */
+ * beside ours. The methods of a block size run together (gss_run_methods): each opened
+ * and checked, then their timed runs in rounds, each round in a shuffled order;
+ * x_cg_pair (CSV and JSON paired_cg) is the median over the rounds of a row's time over
+ * cg's in the same round. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,41 +68,66 @@ static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
     return n;
 }
 
-static void measure(gs_device *dev, const cli_options *o, gs_algo method, const ssize *z,
-                    unsigned groups, unsigned block, const uint32_t *reference, bench_row *r)
+/* The methods of one size and block size, measured together (gss_run_methods: in rounds,
+ * each in a shuffled order, cg first where it runs, so that every row's paired ratio is to
+ * grid.sync()'s time in the same round): ms[m] at groups[m], a table row each in the
+ * order given, and a line on stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, const unsigned *groups,
+                   unsigned k, const ssize *z, unsigned block, const uint32_t *reference,
+                   bench_table *t)
 {
-    gss_config cfg = {.n = z->n,
-                      .iters = z->iters,
-                      .seed = 0,
-                      .method = method,
-                      .groups = groups,
-                      .group_size = block,
-                      .repeats = o->repeats,
-                      .timeout_ms = o->timeout_ms,
-                      .reference = reference};
-    gss_result res;
-    gs_status s = gss_run(dev, &cfg, &res);
-    *r = (bench_row){.experiment = "stencil",
-                     .algo = method,
-                     .groups = groups,
-                     .block = block,
-                     .iters = z->iters,
-                     .n = z->n,
-                     .status = s,
-                     .check = bench_verdict(s),
-                     .state_bytes = res.state_bytes};
-    if (s == GS_OK) {
-        r->total_ms = res.ms_median;
-        r->ns_per_barrier = res.ms_median * 1e6 / (2.0 * z->iters);
-        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+    gss_config cfgs[GS_ALGO_COUNT_ + 1];
+    gss_result res[GS_ALGO_COUNT_ + 1];
+    unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
+    int cg = 0;
+    for (unsigned pass = 0; pass < 2u; ++pass) /* cg first, then the others in order */
+        for (unsigned m = 0; m < k; ++m) {
+            if ((ms[m] == GS_ALGO_CG) != (pass == 0u))
+                continue;
+            cg |= ms[m] == GS_ALGO_CG;
+            at[m] = n;
+            cfgs[n++] = (gss_config){.n = z->n,
+                                     .iters = z->iters,
+                                     .seed = 0,
+                                     .method = ms[m],
+                                     .groups = groups[m],
+                                     .group_size = block,
+                                     .repeats = o->repeats,
+                                     .timeout_ms = o->timeout_ms,
+                                     .reference = reference};
+        }
+    (void)gss_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
+    for (unsigned m = 0; m < k; ++m) {
+        const gss_result *x = &res[at[m]];
+        bench_row *r = table_add(t);
+        if (r == NULL)
+            return 2;
+        *r = (bench_row){.experiment = "stencil",
+                         .algo = ms[m],
+                         .groups = groups[m],
+                         .block = block,
+                         .iters = z->iters,
+                         .n = z->n,
+                         .status = x->status,
+                         .check = bench_verdict(x->status),
+                         .state_bytes = x->state_bytes};
+        if (x->status == GS_OK) {
+            r->total_ms = x->ms_median;
+            r->ns_per_barrier = x->ms_median * 1e6 / (2.0 * z->iters);
+            r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
+            r->paired_cg = cg ? x->paired_ratio : 0.0;
+        }
+        cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters,
+                     gs_algo_name(ms[m]), groups[m], block, r->total_ms, r->check,
+                     x->error[0] ? ": " : "", x->error);
     }
-    cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters,
-                 gs_algo_name(method), groups, block, r->total_ms, r->check,
-                 res.error[0] ? ": " : "", res.error);
+    table_show(t, stdout);
+    return 0;
 }
 
-/* Every method at every block size of one size. The blog's grid: as many work-items as
- * it has (2048), capped at each method's co-residency bound. */
+/* Every method at every block size of one size, the methods of a block size in the same
+ * rounds. The blog's grid: as many work-items as it has (2048), capped at each method's
+ * co-residency bound. */
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
                     const gs_algo *ms, unsigned n_ms)
 {
@@ -111,23 +139,19 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
         return 1;
     }
     unsigned bl[3], n_bl = blocks_of(&t->dev, o, bl);
-    for (unsigned b = 0; b < n_bl; ++b)
+    int rc = 0;
+    for (unsigned b = 0; b < n_bl && rc == 0; ++b) {
+        unsigned groups[GS_ALGO_COUNT_ + 1];
         for (unsigned m = 0; m < n_ms; ++m) {
-            unsigned groups =
-                         t->dev.backend == GS_BACKEND_CPU ? 2u : (GSS_BLOG_N + bl[b] - 1) / bl[b],
-                     bound = 0;
-            if (gss_max_groups(dev, ms[m], bl[b], &bound) == GS_OK && bound && groups > bound)
-                groups = bound;
-            bench_row *r = table_add(t);
-            if (r == NULL) {
-                free(reference);
-                return 2;
-            }
-            measure(dev, o, ms[m], z, groups, bl[b], reference, r);
-            table_show(t, stdout);
+            unsigned bound = 0;
+            groups[m] = t->dev.backend == GS_BACKEND_CPU ? 2u : (GSS_BLOG_N + bl[b] - 1) / bl[b];
+            if (gss_max_groups(dev, ms[m], bl[b], &bound) == GS_OK && bound && groups[m] > bound)
+                groups[m] = bound;
         }
+        rc = measure(dev, o, ms, groups, n_ms, z, bl[b], reference, t);
+    }
     free(reference);
-    return 0;
+    return rc;
 }
 
 int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t)

@@ -127,7 +127,7 @@ typedef struct bench_row {
     /* bench jacobi: "sync", "split", "local", "resident" or "halo"; NULL elsewhere, and for a method that has no
      * forms (relaunch), whose rows are then the base of every form's */
     const char *form;
-    /* bench jacobi and sor: the median over the rounds of this row's time over cg's at the
+    /* bench jacobi, sor and stencil: the median over the rounds of this row's time over cg's at the
      * same grid in the same round (the methods of a grid run in interleaved rounds); 0
      * where cg did not run there, and in `best` rows */
     double paired_cg;
@@ -142,7 +142,7 @@ typedef struct bench_table {
     gs_device_info dev;
     int wavefront; /* rows of bench wavefront: its own columns on stdout */
     int forms;     /* rows of bench jacobi: a form column */
-    int paired;    /* rows of bench jacobi and sor: a paired_cg column */
+    int paired;    /* rows of bench jacobi, sor and stencil: a paired_cg column */
 } bench_table;
 
 /* A subcommand: `info`, `check`, or an experiment of `bench`. */

@@ -89,7 +89,9 @@ static const cli_command experiments[] = {
      "sizes 2048 x 500000 iterations and 2^20 elements x 1000 on a GPU, 2048 x 100 and\n"
      "2^20 x 2 elsewhere (--n N, --iters T, --sizes N:T,...). Each result must equal the\n"
      "host's element by element, and all elements each other, before it is timed; the\n"
-     "blog's times are printed beside ours.",
+     "blog's times are printed beside ours. The methods of a block size run in rounds\n"
+     "(--repeats), each round in a shuffled order; x_cg_pair (CSV and JSON paired_cg) is the\n"
+     "median over the rounds of a method's time over cg's in the same round.",
      BENCH_TIMED | OPT_SIZES | OPT_N | OPT_ITERS, NULL, bench_stencil, "groups",
      bench_stencil_summary, 1, 0},
     {"wavefront", "[options]",
