@@ -143,10 +143,27 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
     return 0;
 }
 
+/* What bench_measure_sets calls measure with. */
+typedef struct jacobi_sets {
+    gs_device *dev;
+    const cli_options *o;
+    gsj_form form;
+    const jsize *z;
+    unsigned block;
+    const float *reference;
+    bench_table *t;
+} jacobi_sets;
+static int measure_set(void *ctx, const gs_algo *ms, unsigned k, int cg_base, unsigned groups)
+{
+    const jacobi_sets *x = ctx;
+    return measure(x->dev, x->o, ms, k, cg_base, x->form, x->z, groups, x->block, x->reference,
+                   x->t);
+}
+
 /* Measures every method at every grid of one size in one form, then adds the form's best
  * rows. The methods without forms (relaunch) run in the first form only. The methods of a
- * grid run together (measure); one whose own bound is below the grid runs at its bound,
- * with the others that run there. */
+ * grid run together (measure, in bench_measure_sets' sets); one whose own bound is below
+ * the grid runs at its bound, with the others that run there. */
 static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const jsize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned block, gsj_form form, int first_form,
                     const float *reference)
@@ -189,29 +206,9 @@ static int run_form(gs_device *dev, const cli_options *o, bench_table *t, const 
             todo[n_todo] = ms[m];
             at[n_todo++] = groups;
         }
-        /* The methods that run at one group count, together; cluster in rounds of its
-         * own after them, beside cg where cg runs there: its launches change how fast
-         * every later kernel runs (options.c, cli_algos), so it must not take turns with
-         * the others. */
-        for (unsigned i = 0; i < n_todo; ++i) {
-            if (at[i] == 0u)
-                continue;
-            gs_algo same[GS_ALGO_COUNT_ + 1];
-            unsigned k = 0, groups = at[i], cluster = 0, cg = 0;
-            for (unsigned j = i; j < n_todo; ++j)
-                if (at[j] == groups) {
-                    cg |= todo[j] == GS_ALGO_CG;
-                    if (todo[j] == GS_ALGO_CLUSTER)
-                        cluster = 1;
-                    else
-                        same[k++] = todo[j];
-                    at[j] = 0u;
-                }
-            if ((k && measure(dev, o, same, k, 0, form, z, groups, block, reference, t) != 0) ||
-                (cluster && measure(dev, o, (const gs_algo[]){GS_ALGO_CLUSTER}, 1, cg, form, z,
-                                    groups, block, reference, t) != 0))
-                return 2;
-        }
+        jacobi_sets x = {dev, o, form, z, block, reference, t};
+        if (bench_measure_sets(todo, at, n_todo, measure_set, &x) != 0)
+            return 2;
     }
     int rc = table_add_best(t, first, ms, n_ms) == 0 ? 0 : 2;
     table_show(t, stdout);

@@ -84,33 +84,39 @@ static double now_s(void)
 
 /* Schemes at one size, measured together (gsr_run_methods: in rounds, each in a shuffled
  * order, cg first where it runs, so that every row's paired ratio is to grid.sync()'s time
- * in the same round): ms[m] at groups[m], a table row each in the order given, and a line
- * on stderr for each. */
-static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, const unsigned *groups,
-                   unsigned k, const ssize *z, unsigned tile, const float *reference,
+ * in the same round; with `cg_base`, cg runs in the rounds for that alone, its row being
+ * another call's): ms[m] at `groups`, a table row each in the order given, and a line on
+ * stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k, int cg_base,
+                   const ssize *z, unsigned groups, unsigned tile, const float *reference,
                    bench_table *t)
 {
-    gsr_config cfgs[GS_ALGO_COUNT_ + 1];
-    gsr_result res[GS_ALGO_COUNT_ + 1];
+    gsr_config cfgs[GS_ALGO_COUNT_ + 2] = {{0}};
+    gsr_result res[GS_ALGO_COUNT_ + 2];
     unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
-    int cg = 0;
-    for (unsigned pass = 0; pass < 2u; ++pass) /* cg first, then the others in order */
-        for (unsigned m = 0; m < k; ++m) {
-            if ((ms[m] == GS_ALGO_CG) != (pass == 0u))
-                continue;
-            cg |= ms[m] == GS_ALGO_CG;
-            at[m] = n;
-            cfgs[n++] = (gsr_config){.n = z->n,
-                                     .sweeps = z->sweeps,
-                                     .tile = tile,
-                                     .omega = SOR_OMEGA,
-                                     .seed = SOR_SEED,
-                                     .method = ms[m],
-                                     .groups = groups[m],
-                                     .repeats = o->repeats,
-                                     .timeout_ms = o->timeout_ms,
-                                     .reference = reference};
+    const gsr_config one = {.n = z->n,
+                            .sweeps = z->sweeps,
+                            .tile = tile,
+                            .omega = SOR_OMEGA,
+                            .seed = SOR_SEED,
+                            .groups = groups,
+                            .repeats = o->repeats,
+                            .timeout_ms = o->timeout_ms,
+                            .reference = reference};
+    int cg = cg_base; /* cg first, where it runs: configuration 0, the one paired with */
+    for (unsigned m = 0; m < k; ++m)
+        cg |= ms[m] == GS_ALGO_CG;
+    if (cg) {
+        cfgs[n] = one;
+        cfgs[n++].method = GS_ALGO_CG;
+    }
+    for (unsigned m = 0; m < k; ++m) {
+        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
+        if (ms[m] != GS_ALGO_CG) {
+            cfgs[n] = one;
+            cfgs[n++].method = ms[m];
         }
+    }
     (void)gsr_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
         const gsr_result *x = &res[at[m]];
@@ -119,7 +125,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, cons
             return 2;
         r->experiment = "sor";
         r->algo = ms[m];
-        r->groups = groups[m];
+        r->groups = groups;
         r->block = tile;
         r->iters = z->sweeps;
         r->n = z->n;
@@ -137,15 +143,31 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, cons
                  ms[m] == GS_ALGO_AUTO && x->status == GS_OK ? "%s (%s)" : "%s%.0s",
                  gsr_method_name(ms[m]), gsr_method_name(x->algo));
         cli_progress("sor %u^2 x %u tile %u: %-16s %5u groups %11.3f ms %11.1f Mupd/s  %s%s%s",
-                     z->n, z->sweeps, tile, shown, groups[m], r->total_ms, x->updates_per_s / 1e6,
+                     z->n, z->sweeps, tile, shown, groups, r->total_ms, x->updates_per_s / 1e6,
                      r->check, x->error[0] ? ": " : "", x->error);
     }
     table_show(t, stdout);
     return 0;
 }
 
-/* Every scheme at every grid of one size, the schemes of a grid in the same rounds, then a
- * best row per scheme. */
+/* What bench_measure_sets calls measure with. */
+typedef struct sor_sets {
+    gs_device *dev;
+    const cli_options *o;
+    const ssize *z;
+    unsigned tile;
+    const float *reference;
+    bench_table *t;
+} sor_sets;
+static int measure_set(void *ctx, const gs_algo *ms, unsigned k, int cg_base, unsigned groups)
+{
+    const sor_sets *x = ctx;
+    return measure(x->dev, x->o, ms, k, cg_base, x->z, groups, x->tile, x->reference, x->t);
+}
+
+/* Every scheme at every grid of one size, the schemes of a grid in the same rounds
+ * (bench_measure_sets' sets: one that runs at its own bound, below the grid, runs with the
+ * others there), then a best row per scheme. */
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
                     const gs_algo *ms, unsigned n_ms, unsigned tile)
 {
@@ -184,7 +206,8 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
             now[k] = ms[m];
             at[k++] = groups;
         }
-        if (k && measure(dev, o, now, at, k, z, tile, reference, t) != 0) {
+        sor_sets x = {dev, o, z, tile, reference, t};
+        if (bench_measure_sets(now, at, k, measure_set, &x) != 0) {
             free(reference);
             return 2;
         }

@@ -70,32 +70,38 @@ static unsigned methods(gs_device *dev, const cli_options *o, gs_algo *out)
 
 /* The methods of one size and block size, measured together (gss_run_methods: in rounds,
  * each in a shuffled order, cg first where it runs, so that every row's paired ratio is to
- * grid.sync()'s time in the same round): ms[m] at groups[m], a table row each in the
- * order given, and a line on stderr for each. */
-static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, const unsigned *groups,
-                   unsigned k, const ssize *z, unsigned block, const uint32_t *reference,
+ * grid.sync()'s time in the same round; with `cg_base`, cg runs in the rounds for that
+ * alone, its row being another call's): ms[m] at `groups`, a table row each in the order
+ * given, and a line on stderr for each. */
+static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsigned k, int cg_base,
+                   const ssize *z, unsigned groups, unsigned block, const uint32_t *reference,
                    bench_table *t)
 {
-    gss_config cfgs[GS_ALGO_COUNT_ + 1];
-    gss_result res[GS_ALGO_COUNT_ + 1];
+    gss_config cfgs[GS_ALGO_COUNT_ + 2] = {{0}};
+    gss_result res[GS_ALGO_COUNT_ + 2];
     unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
-    int cg = 0;
-    for (unsigned pass = 0; pass < 2u; ++pass) /* cg first, then the others in order */
-        for (unsigned m = 0; m < k; ++m) {
-            if ((ms[m] == GS_ALGO_CG) != (pass == 0u))
-                continue;
-            cg |= ms[m] == GS_ALGO_CG;
-            at[m] = n;
-            cfgs[n++] = (gss_config){.n = z->n,
-                                     .iters = z->iters,
-                                     .seed = 0,
-                                     .method = ms[m],
-                                     .groups = groups[m],
-                                     .group_size = block,
-                                     .repeats = o->repeats,
-                                     .timeout_ms = o->timeout_ms,
-                                     .reference = reference};
+    const gss_config one = {.n = z->n,
+                            .iters = z->iters,
+                            .seed = 0,
+                            .groups = groups,
+                            .group_size = block,
+                            .repeats = o->repeats,
+                            .timeout_ms = o->timeout_ms,
+                            .reference = reference};
+    int cg = cg_base; /* cg first, where it runs: configuration 0, the one paired with */
+    for (unsigned m = 0; m < k; ++m)
+        cg |= ms[m] == GS_ALGO_CG;
+    if (cg) {
+        cfgs[n] = one;
+        cfgs[n++].method = GS_ALGO_CG;
+    }
+    for (unsigned m = 0; m < k; ++m) {
+        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
+        if (ms[m] != GS_ALGO_CG) {
+            cfgs[n] = one;
+            cfgs[n++].method = ms[m];
         }
+    }
     (void)gss_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
         const gss_result *x = &res[at[m]];
@@ -104,7 +110,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, cons
             return 2;
         *r = (bench_row){.experiment = "stencil",
                          .algo = ms[m],
-                         .groups = groups[m],
+                         .groups = groups,
                          .block = block,
                          .iters = z->iters,
                          .n = z->n,
@@ -118,15 +124,30 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, cons
             r->paired_cg = cg ? x->paired_ratio : 0.0;
         }
         cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters,
-                     gs_algo_name(ms[m]), groups[m], block, r->total_ms, r->check,
+                     gs_algo_name(ms[m]), groups, block, r->total_ms, r->check,
                      x->error[0] ? ": " : "", x->error);
     }
     table_show(t, stdout);
     return 0;
 }
 
-/* Every method at every block size of one size, the methods of a block size in the same
- * rounds. The blog's grid: as many work-items as it has (2048), capped at each method's
+/* What bench_measure_sets calls measure with. */
+typedef struct stencil_sets {
+    gs_device *dev;
+    const cli_options *o;
+    const ssize *z;
+    unsigned block;
+    const uint32_t *reference;
+    bench_table *t;
+} stencil_sets;
+static int measure_set(void *ctx, const gs_algo *ms, unsigned k, int cg_base, unsigned groups)
+{
+    const stencil_sets *x = ctx;
+    return measure(x->dev, x->o, ms, k, cg_base, x->z, groups, x->block, x->reference, x->t);
+}
+
+/* Every method at every block size of one size, the methods of a block size that run at
+ * one group count in the same rounds (bench_measure_sets). The blog's grid: as many work-items as it has (2048), capped at each method's
  * co-residency bound. */
 static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const ssize *z,
                     const gs_algo *ms, unsigned n_ms)
@@ -148,7 +169,8 @@ static int run_size(gs_device *dev, const cli_options *o, bench_table *t, const 
             if (gss_max_groups(dev, ms[m], bl[b], &bound) == GS_OK && bound && groups[m] > bound)
                 groups[m] = bound;
         }
-        rc = measure(dev, o, ms, groups, n_ms, z, bl[b], reference, t);
+        stencil_sets x = {dev, o, z, bl[b], reference, t};
+        rc = bench_measure_sets(ms, groups, n_ms, measure_set, &x);
     }
     free(reference);
     return rc;

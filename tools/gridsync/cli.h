@@ -188,6 +188,18 @@ void bench_measure(gs_device *dev, const cli_options *o, gs_algo algo, const gs_
  * rows at one size, every grid); -1 when the table cannot grow. */
 int table_add_best(bench_table *t, unsigned first, const gs_algo *ms, unsigned n_ms);
 
+/* An application's methods at one grid, measured in sets whose methods run together in
+ * interleaved rounds (bench jacobi, sor, stencil): todo[i] runs at groups[i]; the methods
+ * of one group count in one set, in the order given; cluster in a set of its own after
+ * them, with cg_base set where cg runs at that count (cg then runs in its rounds as the
+ * base it is paired with, its own row being the first set's): cluster's launches change
+ * how fast every later kernel runs (options.c, cli_algos), so it must not take turns with
+ * the others. Stops at the first `measure` that returns non-zero and returns that. */
+typedef int (*bench_measure_set)(void *ctx, const gs_algo *ms, unsigned k, int cg_base,
+                                 unsigned groups);
+int bench_measure_sets(const gs_algo *todo, const unsigned *groups, unsigned n,
+                       bench_measure_set measure, void *ctx);
+
 /* "pass", "FAIL", "timeout", "refused" or "error" for a measurement's status. */
 const char *bench_verdict(gs_status s);
 
