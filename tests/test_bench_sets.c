@@ -1,7 +1,8 @@
 /* bench_measure_sets (tools/gridsync/bench_sets.c): the methods of one grid split into the
  * sets that run together in interleaved rounds: one set per group count, in the order
  * given, and cluster in a set of its own after its group count's, with cg as its base
- * where cg runs at that count. */
+ * where cg runs at that count. bench_cg_first: a set's order, cg first (the one every
+ * other is paired with). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,13 +101,41 @@ static void stops_at_a_failure(void **unused)
     assert_int_equal(none.n, 0);
 }
 
+/* cg moves to the front wherever it stands; every method keeps its index into the order. */
+static void cg_runs_first(void **unused)
+{
+    (void)unused;
+    gs_algo order[8];
+    unsigned at[8];
+    int cg = -1;
+    const gs_algo ms[] = {GS_ALGO_FLIP, GS_ALGO_RELAUNCH, GS_ALGO_CG, GS_ALGO_AUTO};
+    assert_int_equal(bench_cg_first(ms, 4, 0, order, at, &cg), 4);
+    assert_int_equal(cg, 1);
+    const gs_algo want[] = {GS_ALGO_CG, GS_ALGO_FLIP, GS_ALGO_RELAUNCH, GS_ALGO_AUTO};
+    for (unsigned i = 0; i < 4; ++i) {
+        assert_int_equal(order[i], want[i]);
+        assert_int_equal(order[at[i]], ms[i]);
+    }
+    /* no cg: the order given, nothing paired */
+    assert_int_equal(bench_cg_first(ms, 2, 0, order, at, &cg), 2);
+    assert_int_equal(cg, 0);
+    assert_int_equal(order[0], GS_ALGO_FLIP);
+    assert_int_equal(at[1], 1);
+    /* cg as the base alone: one configuration more, whose row is none of these */
+    const gs_algo cluster[] = {GS_ALGO_CLUSTER};
+    assert_int_equal(bench_cg_first(cluster, 1, 1, order, at, &cg), 2);
+    assert_int_equal(cg, 1);
+    assert_int_equal(order[0], GS_ALGO_CG);
+    assert_int_equal(order[1], GS_ALGO_CLUSTER);
+    assert_int_equal(at[0], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(one_count),
-        cmocka_unit_test(several_counts),
-        cmocka_unit_test(cluster_alone),
-        cmocka_unit_test(stops_at_a_failure),
+        cmocka_unit_test(one_count),     cmocka_unit_test(several_counts),
+        cmocka_unit_test(cluster_alone), cmocka_unit_test(stops_at_a_failure),
+        cmocka_unit_test(cg_runs_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ typedef struct gsa_timing {
 gs_status gsa_rounds(unsigned n, const gsa_rounds_plan *plan, const gsa_rounds_ops *ops, void *ctx,
                      gs_status *status, gsa_timing *timing);
 
-/* The applications' comparison of n configurations of one problem (apps/jacobi, apps/sor):
+/* The applications' comparison of n configurations of one problem (jacobi, sor, stencil):
  * each opened and checked by a first run that is not timed (a configuration that computes
  * a wrong answer is never timed), then `repeats` rounds of gsa_rounds, then every session
  * closed, the last first (a later one may share the first one's memory). `open` opens

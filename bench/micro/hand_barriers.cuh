@@ -261,8 +261,10 @@ template <int PIECE> struct begin_piece {
  * the same word (one request a poll), so that no lane of the first warp takes a branch
  * of its own. ACQ: acquire polls, and as in hand_flip<1> the last arriver then takes no
  * acquire at all, a deliberate bug the check catches (an H100 run: FAIL at 512^2 on 132
- * blocks, bench/results/h100/eleventh/jacobi_order_warp.csv). */
-template <int ACQ> struct hand_flip_warp {
+ * blocks, bench/results/h100/eleventh/jacobi_order_warp.csv). Made to report a timeout
+ * (warp_bounded): VERDICT the whole group leaves on it (__syncthreads_or); ABORT lane 0
+ * raises the abort word (+32) as it gives up; SLEEP polls after the 16th sleep 256 ns. */
+template <int ACQ, int VERDICT = 0, int ABORT = 0, int SLEEP = 0> struct hand_flip_warp {
     gs_word *counter;
     __device__ explicit hand_flip_warp(gs_word *state) : counter(state) {}
     __device__ gs_u32 sync()
@@ -279,12 +281,18 @@ template <int ACQ> struct hand_flip_warp {
                 while ((((ACQ ? gs_ld_acquire(counter) : gs_ld_relaxed(counter)) ^ old) &
                         0x80000000u) == 0u &&
                        ++polls < POLL_LIMIT) {
+                    if (SLEEP && polls > 16u)
+                        __nanosleep(256u);
                 }
                 why = polls >= POLL_LIMIT;
+                if (ABORT && why && threadIdx.x == 0u)
+                    gs_st_relaxed(counter + 32, 1u);
             }
             if (!ACQ)
                 gs_fence_acquire();
         }
+        if (VERDICT)
+            return __syncthreads_or(why != 0u) ? 1u : 0u;
         __syncthreads();
         return why;
     }
@@ -336,41 +344,11 @@ template <unsigned FAST> struct lean_flip {
     }
 };
 
-/* hand-flip-warp made to report, one ingredient of a bounded wait at a time: VERDICT the
- * whole group leaves on a timeout (__syncthreads_or); ABORT lane 0 raises the abort word
- * (+32) as it gives up; SLEEP polls after the 16th sleep 256 ns. ptxas wrote 66, 67 and 70
- * cycles of fixed stalls into the user's sweep loop with one, two and three of them
- * (docs/performance.md, twenty-third round). */
-template <int VERDICT, int ABORT, int SLEEP> struct warp_bounded {
-    gs_word *counter;
-    __device__ explicit warp_bounded(gs_word *state) : counter(state) {}
-    __device__ gs_u32 sync()
-    {
-        __syncthreads();
-        gs_u32 why = 0u;
-        if (threadIdx.x < 32u) {
-            gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u, old = 0u;
-            if (threadIdx.x == 0u)
-                old = gs_fetch_add_release(counter, add);
-            old = __shfl_sync(0xffffffffu, old, 0);
-            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
-                gs_u32 polls = 0;
-                while (((gs_ld_relaxed(counter) ^ old) & 0x80000000u) == 0u &&
-                       ++polls < POLL_LIMIT) {
-                    if (SLEEP && polls > 16u)
-                        __nanosleep(256u);
-                }
-                why = polls >= POLL_LIMIT;
-                if (ABORT && why && threadIdx.x == 0u)
-                    gs_st_relaxed(counter + 32, 1u);
-            }
-            gs_fence_acquire();
-        }
-        if (VERDICT)
-            return __syncthreads_or(why != 0u) ? 1u : 0u;
-        __syncthreads();
-        return why;
-    }
-};
+/* hand-flip-warp made to report, one ingredient of a bounded wait at a time (see
+ * hand_flip_warp): VERDICT, ABORT, SLEEP. ptxas wrote 66, 67 and 70 cycles of fixed stalls
+ * into the user's sweep loop with one, two and three of them (docs/performance.md,
+ * twenty-third round). */
+template <int VERDICT, int ABORT, int SLEEP>
+using warp_bounded = hand_flip_warp<0, VERDICT, ABORT, SLEEP>;
 
 #endif

@@ -34,6 +34,19 @@ unsigned bench_default_groups(const gs_device_info *d, const cli_options *o, uns
     return n;
 }
 
+void bench_row_times(bench_row *r, gs_status status, size_t state_bytes, double median_ms,
+                     double min_ms, double max_ms, double paired, int cg)
+{
+    r->status = status;
+    r->check = bench_verdict(status);
+    r->state_bytes = state_bytes;
+    if (status != GS_OK)
+        return;
+    r->total_ms = median_ms;
+    r->spread = median_ms > 0 ? (max_ms - min_ms) / median_ms : 0;
+    r->paired_cg = cg ? paired : 0.0;
+}
+
 int bench_bound(gs_device *dev, unsigned block, unsigned *bound)
 {
     gs_status s = gs_device_max_groups(dev, block, bound);

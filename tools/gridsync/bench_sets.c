@@ -1,6 +1,6 @@
-/* bench_measure_sets (cli.h): an application's methods at one grid, in the sets that run
- * together in interleaved rounds. Apart from bench.c so that tests/test_bench_sets.c
- * builds it alone. */
+/* bench_measure_sets and bench_cg_first (cli.h): an application's methods at one grid, in
+ * the sets that run together in interleaved rounds, and their order in a set. Apart from
+ * bench.c so that tests/test_bench_sets.c builds them alone. */
 #include "cli.h"
 
 int bench_measure_sets(const gs_algo *todo, const unsigned *groups, unsigned n,
@@ -31,4 +31,21 @@ int bench_measure_sets(const gs_algo *todo, const unsigned *groups, unsigned n,
             return rc;
     }
     return 0;
+}
+
+unsigned bench_cg_first(const gs_algo *ms, unsigned k, int cg_base, gs_algo *order, unsigned *at,
+                        int *cg)
+{
+    unsigned n = 0;
+    *cg = cg_base;
+    for (unsigned m = 0; m < k; ++m)
+        *cg |= ms[m] == GS_ALGO_CG;
+    if (*cg)
+        order[n++] = GS_ALGO_CG;
+    for (unsigned m = 0; m < k; ++m) {
+        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
+        if (ms[m] != GS_ALGO_CG)
+            order[n++] = ms[m];
+    }
+    return n;
 }

@@ -93,7 +93,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
 {
     gsr_config cfgs[GS_ALGO_COUNT_ + 2] = {{0}};
     gsr_result res[GS_ALGO_COUNT_ + 2];
-    unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
+    unsigned at[GS_ALGO_COUNT_ + 1]; /* ms[m]'s configuration is cfgs[at[m]] */
     const gsr_config one = {.n = z->n,
                             .sweeps = z->sweeps,
                             .tile = tile,
@@ -103,19 +103,12 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
                             .repeats = o->repeats,
                             .timeout_ms = o->timeout_ms,
                             .reference = reference};
-    int cg = cg_base; /* cg first, where it runs: configuration 0, the one paired with */
-    for (unsigned m = 0; m < k; ++m)
-        cg |= ms[m] == GS_ALGO_CG;
-    if (cg) {
-        cfgs[n] = one;
-        cfgs[n++].method = GS_ALGO_CG;
-    }
-    for (unsigned m = 0; m < k; ++m) {
-        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
-        if (ms[m] != GS_ALGO_CG) {
-            cfgs[n] = one;
-            cfgs[n++].method = ms[m];
-        }
+    gs_algo order[GS_ALGO_COUNT_ + 2];
+    int cg;
+    unsigned n = bench_cg_first(ms, k, cg_base, order, at, &cg);
+    for (unsigned i = 0; i < n; ++i) {
+        cfgs[i] = one;
+        cfgs[i].method = order[i];
     }
     (void)gsr_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
@@ -129,15 +122,10 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
         r->block = tile;
         r->iters = z->sweeps;
         r->n = z->n;
-        r->status = x->status;
-        r->check = bench_verdict(x->status);
-        r->state_bytes = x->state_bytes;
-        if (x->status == GS_OK) {
-            r->total_ms = x->ms_median;
+        bench_row_times(r, x->status, x->state_bytes, x->ms_median, x->ms_min, x->ms_max,
+                        x->paired_ratio, cg);
+        if (x->status == GS_OK)
             r->ns_per_barrier = x->steps ? x->ms_median * 1e6 / x->steps : 0;
-            r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
-            r->paired_cg = cg ? x->paired_ratio : 0.0;
-        }
         char shown[40];
         snprintf(shown, sizeof shown,
                  ms[m] == GS_ALGO_AUTO && x->status == GS_OK ? "%s (%s)" : "%s%.0s",

@@ -79,7 +79,7 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
 {
     gss_config cfgs[GS_ALGO_COUNT_ + 2] = {{0}};
     gss_result res[GS_ALGO_COUNT_ + 2];
-    unsigned at[GS_ALGO_COUNT_ + 1], n = 0; /* ms[m]'s configuration is cfgs[at[m]] */
+    unsigned at[GS_ALGO_COUNT_ + 1]; /* ms[m]'s configuration is cfgs[at[m]] */
     const gss_config one = {.n = z->n,
                             .iters = z->iters,
                             .seed = 0,
@@ -88,19 +88,12 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
                             .repeats = o->repeats,
                             .timeout_ms = o->timeout_ms,
                             .reference = reference};
-    int cg = cg_base; /* cg first, where it runs: configuration 0, the one paired with */
-    for (unsigned m = 0; m < k; ++m)
-        cg |= ms[m] == GS_ALGO_CG;
-    if (cg) {
-        cfgs[n] = one;
-        cfgs[n++].method = GS_ALGO_CG;
-    }
-    for (unsigned m = 0; m < k; ++m) {
-        at[m] = ms[m] == GS_ALGO_CG ? 0u : n;
-        if (ms[m] != GS_ALGO_CG) {
-            cfgs[n] = one;
-            cfgs[n++].method = ms[m];
-        }
+    gs_algo order[GS_ALGO_COUNT_ + 2];
+    int cg;
+    unsigned n = bench_cg_first(ms, k, cg_base, order, at, &cg);
+    for (unsigned i = 0; i < n; ++i) {
+        cfgs[i] = one;
+        cfgs[i].method = order[i];
     }
     (void)gss_run_methods(dev, cfgs, n, res); /* each row's status is in its result */
     for (unsigned m = 0; m < k; ++m) {
@@ -113,16 +106,11 @@ static int measure(gs_device *dev, const cli_options *o, const gs_algo *ms, unsi
                          .groups = groups,
                          .block = block,
                          .iters = z->iters,
-                         .n = z->n,
-                         .status = x->status,
-                         .check = bench_verdict(x->status),
-                         .state_bytes = x->state_bytes};
-        if (x->status == GS_OK) {
-            r->total_ms = x->ms_median;
+                         .n = z->n};
+        bench_row_times(r, x->status, x->state_bytes, x->ms_median, x->ms_min, x->ms_max,
+                        x->paired_ratio, cg);
+        if (x->status == GS_OK)
             r->ns_per_barrier = x->ms_median * 1e6 / (2.0 * z->iters);
-            r->spread = x->ms_median > 0 ? (x->ms_max - x->ms_min) / x->ms_median : 0;
-            r->paired_cg = cg ? x->paired_ratio : 0.0;
-        }
         cli_progress("stencil %u x %u: %-15s %5u x %-4u %11.3f ms  %s%s%s", z->n, z->iters,
                      gs_algo_name(ms[m]), groups, block, r->total_ms, r->check,
                      x->error[0] ? ": " : "", x->error);

@@ -200,6 +200,19 @@ typedef int (*bench_measure_set)(void *ctx, const gs_algo *ms, unsigned k, int c
 int bench_measure_sets(const gs_algo *todo, const unsigned *groups, unsigned n,
                        bench_measure_set measure, void *ctx);
 
+/* The order in which one set's configurations run in rounds: cg first where it runs (in
+ * ms[0..k), or as the base where cg_base), so that every other is paired with it, then
+ * the others in the order given. order[0..n) receives the methods to configure (n
+ * returned, at most k + 1), at[m] the index of ms[m] among them, *cg whether cg is one. */
+unsigned bench_cg_first(const gs_algo *ms, unsigned k, int cg_base, gs_algo *order, unsigned *at,
+                        int *cg);
+
+/* A row measured in rounds: its status, check and state bytes and, where it passed, its
+ * median (ms), its spread over the fastest and slowest run, and its pairing with cg
+ * (`paired`, kept where `cg` ran in its rounds). */
+void bench_row_times(bench_row *r, gs_status status, size_t state_bytes, double median_ms,
+                     double min_ms, double max_ms, double paired, int cg);
+
 /* "pass", "FAIL", "timeout", "refused" or "error" for a measurement's status. */
 const char *bench_verdict(gs_status s);
 
