@@ -351,4 +351,36 @@ template <unsigned FAST> struct lean_flip {
 template <int VERDICT, int ABORT, int SLEEP>
 using warp_bounded = hand_flip_warp<0, VERDICT, ABORT, SLEEP>;
 
+/* warp-lean: warp-abort's converged first warp polling bare for FAST polls, then
+ * lean_flip's slow wait out of line (clock, abort word, back-off), the verdict as
+ * __syncthreads_or: whether warp-abort's schedule of the user's loop (67 cycles, level
+ * with grid.sync()) survives a real time bound kept out of line. It does not: ptxas wrote
+ * 71 cycles (FAST 64 or 1024), and the kernel ran 0.1-0.25% behind grid.sync() at 8192^2
+ * where warp-abort was level in the same call (docs/performance.md, twenty-fourth round). */
+template <unsigned FAST> struct warp_lean {
+    gs_word *counter;
+    __device__ explicit warp_lean(gs_word *state) : counter(state) {}
+    __device__ gs_u32 sync()
+    {
+        __syncthreads();
+        gs_u32 why = 0u;
+        if (threadIdx.x < 32u) {
+            gs_u32 add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u, old = 0u;
+            if (threadIdx.x == 0u)
+                old = gs_fetch_add_release(counter, add);
+            old = __shfl_sync(0xffffffffu, old, 0);
+            if (((old ^ (old + add)) & 0x80000000u) == 0u) {
+                gs_u32 polls = 0;
+                while (((gs_ld_relaxed(counter) ^ old) & 0x80000000u) == 0u)
+                    if (++polls == FAST) {
+                        why = lean_flip_slow_wait(counter, old);
+                        break;
+                    }
+            }
+            gs_fence_acquire();
+        }
+        return __syncthreads_or(why != 0u) ? 1u : 0u;
+    }
+};
+
 #endif

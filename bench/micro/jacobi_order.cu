@@ -26,6 +26,8 @@
  *                     group, then raising the abort word, then sleeping between polls
  *   lean-flip         hand-flip's bare loop for 1024 polls, then a bounded wait out of
  *                     line (hand_barriers.cuh)
+ *   warp-lean(-64)    warp-abort's converged warp polling bare for 1024 (64) polls, then
+ *                     lean-flip's bounded wait out of line (hand_barriers.cuh)
  *   hand-flip@k       hand-flip with its counter k 128-byte lines into its words
  *   hand-flip-in-state  hand-flip on the memory of a flip state, its counter on the
  *                     state's counter line
@@ -209,6 +211,8 @@ int main()
         {"warp-abort", HAND, (const void *)gsj_persistent<warp_bounded<1, 1, 0>>, 0},
         {"warp-sleep", HAND, (const void *)gsj_persistent<warp_bounded<1, 1, 1>>, 0},
         {"lean-flip", HAND, (const void *)gsj_persistent<lean_flip<1024u>>, 0},
+        {"warp-lean", HAND, (const void *)gsj_persistent<warp_lean<1024u>>, 0},
+        {"warp-lean-64", HAND, (const void *)gsj_persistent<warp_lean<64u>>, 0},
         {"cg-slot", CG, (const void *)gsj_persistent<cg_slot>, 0},
         {"st-cg", CG, (const void *)gsj_persistent<stamped<gsj_cg>>, 0},
         {"st-flip", LIBRARY, (const void *)gsj_persistent<stamped<gsj_flip>>, GS_OPTION_DEFAULT},
