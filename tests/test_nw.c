@@ -338,6 +338,70 @@ static void a_wrong_result_fails(void **unused)
     assert_non_null(strstr(r.error, "m[5][7]"));
 }
 
+/* nw_run_methods: the schemes of one problem in rounds, each with its own statistics and
+ * its pairing with the first; one that fails its check drops out alone; configurations of
+ * different problems are refused, all of them. */
+static void schemes_in_rounds(void **unused)
+{
+    (void)unused;
+    enum { N = 40, B = 16, R = 5 };
+    static int32_t wrong[(N + 1) * (N + 1)];
+    assert_int_equal(nw_reference(N, 3, wrong), GS_OK);
+    wrong[9 * (N + 1) + 30] -= 1;
+    const nw_scheme ss[3] = {NW_RELAUNCH, NW_LOCAL, NW_GLOBAL};
+    nw_config cfgs[3];
+    for (unsigned i = 0; i < 3; ++i) {
+        cfgs[i] = config(ss[i], N, B, 2);
+        cfgs[i].seed = 3;
+        cfgs[i].repeats = R;
+    }
+    nw_result res[3];
+    assert_int_equal(nw_run_methods(dev, cfgs, 3, res), GS_OK);
+    for (unsigned i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, GS_OK);
+        assert_int_equal(res[i].mismatches, 0);
+        assert_true(res[i].ms_min > 0 && res[i].ms_min <= res[i].ms_median &&
+                    res[i].ms_median <= res[i].ms_max && res[i].gcups > 0.0);
+        assert_true(res[i].launches >= 1);
+        /* the median of the rounds' ratios lies between the extremes of the ratio */
+        assert_true(res[i].paired_ratio >= res[i].ms_min / res[0].ms_max * 0.999999);
+        assert_true(res[i].paired_ratio <= res[i].ms_max / res[0].ms_min * 1.000001);
+    }
+    assert_true(res[0].paired_ratio == 1.0);
+    assert_true(res[2].algo != GS_ALGO_AUTO); /* global's auto, resolved */
+    assert_true(res[1].launches == 1 && res[0].launches > 1);
+
+    cfgs[1].reference = wrong; /* local fails its check; relaunch and global go on */
+    assert_int_equal(nw_run_methods(dev, cfgs, 3, res), GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].status, GS_ERR_CHECK_FAILED);
+    assert_int_equal(res[1].mismatches, 1);
+    assert_true(res[1].ms_median == 0.0 && res[1].paired_ratio == 0.0);
+    assert_non_null(strstr(res[1].error, "m[9][30]"));
+    assert_int_equal(res[0].status, GS_OK);
+    assert_int_equal(res[2].status, GS_OK);
+    assert_true(res[2].ms_median > 0.0 && res[2].paired_ratio > 0.0);
+    cfgs[1].reference = NULL;
+
+    for (unsigned k = 0; k < 5; ++k) { /* n, tile, seed, repeats, check_all must agree */
+        nw_config other[2] = {cfgs[0], cfgs[1]};
+        if (k == 0)
+            other[1].n = N + 1u;
+        else if (k == 1)
+            other[1].tile = other[1].group_size = 32;
+        else if (k == 2)
+            other[1].seed = 4;
+        else if (k == 3)
+            other[1].repeats = R + 1u;
+        else
+            other[1].check_all = 0;
+        assert_int_equal(nw_run_methods(dev, other, 2, res), GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[0].status, GS_ERR_INVALID_ARGUMENT);
+        assert_int_equal(res[1].status, GS_ERR_INVALID_ARGUMENT);
+    }
+    assert_int_equal(nw_run_methods(dev, cfgs, 0, res), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nw_run_methods(dev, cfgs, 3, NULL), GS_ERR_INVALID_ARGUMENT);
+}
+
 static void bad_input(void **unused)
 {
     (void)unused;
@@ -395,6 +459,7 @@ int main(void)
         cmocka_unit_test(names_parse_back),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(a_wrong_result_fails),
+        cmocka_unit_test(schemes_in_rounds),
         cmocka_unit_test(baselines_and_global_exact),
         cmocka_unit_test(local_variants_exact),
         cmocka_unit_test(silent_tile_times_out),

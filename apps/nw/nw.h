@@ -99,6 +99,10 @@ typedef struct nw_result {
                                          ~0u for a row's counter) whose signal (or tagged
                                          words) never came */
     char error[200];                  /* what failed, where something did */
+    gs_status status;                 /* this configuration's (nw_run_methods) */
+    double paired_ratio; /* nw_run_methods: the median over the rounds of this run's time
+                          * over the first configuration's in the same round (1 for the
+                          * first; 0 where either failed or ran no round) */
 } nw_result;
 
 /* The BLOSUM62 matrix, NW_SYMBOLS x NW_SYMBOLS, row-major (blosum62.c). */
@@ -128,6 +132,16 @@ gs_status nw_max_groups(gs_device *dev, nw_scheme scheme, gs_algo protocol, unsi
 /* Runs the alignment once and compares it with the reference (GS_ERR_CHECK_FAILED and
  * out->mismatches when it differs: nothing is then timed), then `repeats` timed runs. */
 gs_status nw_run(gs_device *dev, const nw_config *cfg, nw_result *out);
+
+/* nw_run for `n` configurations of one problem (the same n, tile, seed, repeats and
+ * check_all; else GS_ERR_INVALID_ARGUMENT for all, as for one out of range), compared
+ * fairly: each opened and checked, then the timed runs in rounds, every configuration
+ * once a round, each round in its own shuffled order (appkit's gsa_rounds). Every session
+ * is open at once, each with its own matrix on the device. One that fails drops out with
+ * its own status (out[i].status); the others go on. out[i].paired_ratio pairs each with
+ * the first, round by round. Returns the first failure's status, else GS_OK. nw_run is
+ * its one-configuration case. */
+gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_result *out);
 
 #ifdef __cplusplus
 }

@@ -233,51 +233,111 @@ static int config_ok(const nw_config *c)
            (c->scheme != NW_LOCAL || nw_variant_words(c, R) <= GS_LOCAL_MAX_WORDS);
 }
 
-gs_status nw_run(gs_device *dev, const nw_config *cfg, nw_result *out)
+/* One problem (n, tile, seed, repeats and the timed runs' check alike), each
+ * configuration in range, then each scheme run here. */
+static gs_status configs_ok(gs_device *dev, const nw_config *cfgs, unsigned n)
 {
-    if (out == NULL)
+    if (cfgs == NULL || n == 0)
         return GS_ERR_INVALID_ARGUMENT;
-    memset(out, 0, sizeof *out);
-    if (cfg == NULL || !config_ok(cfg))
-        return GS_ERR_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < n; ++i)
+        if (!config_ok(&cfgs[i]) || cfgs[i].n != cfgs[0].n || cfgs[i].tile != cfgs[0].tile ||
+            cfgs[i].seed != cfgs[0].seed || cfgs[i].repeats != cfgs[0].repeats ||
+            cfgs[i].check_all != cfgs[0].check_all)
+            return GS_ERR_INVALID_ARGUMENT;
     const nw_backend *be = backend_of(dev);
-    if (be == NULL || !be->supported(dev, cfg->scheme, cfg->protocol))
-        return GS_ERR_UNSUPPORTED;
-    out->algo = cfg->scheme == NW_GLOBAL ? cfg->protocol : GS_ALGO_COUNT_;
+    for (unsigned i = 0; i < n; ++i)
+        if (be == NULL || !be->supported(dev, cfgs[i].scheme, cfgs[i].protocol))
+            return GS_ERR_UNSUPPORTED;
+    return GS_OK;
+}
 
-    unsigned R = nw_tiles(cfg->n, cfg->tile);
-    size_t len = (size_t)R * cfg->tile + 1u, cells = ((size_t)cfg->n + 1u) * (cfg->n + 1u);
-    unsigned char *s1 = calloc(len, 1), *s2 = calloc(len, 1); /* padding: symbol 0 */
-    int32_t *result = malloc(cells * sizeof *result);
-    int32_t *own_ref = cfg->reference ? NULL : malloc(cells * sizeof *own_ref);
-    double *times = malloc((cfg->repeats + 1u) * sizeof *times);
-    const int32_t *reference = cfg->reference ? cfg->reference : own_ref;
-    gs_status st = s1 && s2 && result && reference && times ? GS_OK : GS_ERR_OUT_OF_MEMORY;
+/* gsa_compare's view of the configurations: a session each, the matrix every run is read
+ * back into, and each session's runs so far (its first, the warm-up, is always checked). */
+typedef struct nw_entry {
+    nw_session s;
+    const int32_t *reference;
+    unsigned runs;
+} nw_entry;
+typedef struct nw_rounds {
+    const nw_backend *be;
+    nw_entry *es;
+    int32_t *result;
+} nw_rounds;
+static gs_status open_session(void *ctx, unsigned i)
+{
+    nw_rounds *x = ctx;
+    return x->be->open(&x->es[i].s);
+}
+static gs_status run_once(void *ctx, unsigned i, double *ns)
+{
+    nw_rounds *x = ctx;
+    nw_entry *e = &x->es[i];
+    int check = e->runs++ == 0 || e->s.cfg->check_all;
+    return run_checked(x->be, &e->s, e->reference, x->result, check, ns);
+}
+static void close_session(void *ctx, unsigned i)
+{
+    nw_rounds *x = ctx;
+    x->be->close(&x->es[i].s);
+}
+static const gsa_compare_ops compare_ops = {open_session, run_once, close_session};
+
+gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_result *out)
+{
+    if (out == NULL || n == 0)
+        return GS_ERR_INVALID_ARGUMENT;
+    memset(out, 0, n * sizeof *out);
+    gs_status st = configs_ok(dev, cfgs, n);
+    const nw_config *c0 = st == GS_OK ? &cfgs[0] : NULL;
+    unsigned R = c0 ? nw_tiles(c0->n, c0->tile) : 0u;
+    size_t len = c0 ? (size_t)R * c0->tile + 1u : 0u;
+    size_t cells = c0 ? ((size_t)c0->n + 1u) * (c0->n + 1u) : 0u;
+    unsigned char *s1 = c0 ? calloc(len, 1) : NULL, *s2 = c0 ? calloc(len, 1) : NULL;
+    int32_t *result = c0 ? malloc(cells * sizeof *result) : NULL;
+    int need_ref = 0;
+    for (unsigned i = 0; c0 && i < n; ++i)
+        need_ref |= cfgs[i].reference == NULL;
+    int32_t *own_ref = need_ref ? malloc(cells * sizeof *own_ref) : NULL;
+    nw_entry *es = c0 ? calloc(n, sizeof *es) : NULL;
+    gs_status *status = c0 ? calloc(n, sizeof *status) : NULL;
+    gsa_timing *timing = c0 ? calloc(n, sizeof *timing) : NULL;
+    if (st == GS_OK && !(s1 && s2 && result && (own_ref || !need_ref) && es && status && timing))
+        st = GS_ERR_OUT_OF_MEMORY;
     if (st == GS_OK && own_ref)
-        st = nw_reference(cfg->n, cfg->seed, own_ref);
-    nw_session s = {dev, cfg, s1, s2, R, nw_pitch(R, cfg->tile), 0, out, NULL};
-    s.cells = len * s.pitch;
+        st = nw_reference(c0->n, c0->seed, own_ref);
+    int compared = 0; /* then each configuration has its own status */
     if (st == GS_OK) {
-        nw_sequences(cfg->n, cfg->seed, s1, s2);
-        st = be->open(&s);
+        nw_sequences(c0->n, c0->seed, s1, s2); /* padding past n: symbol 0 */
+        for (unsigned i = 0; i < n; ++i) {
+            out[i].algo = cfgs[i].scheme == NW_GLOBAL ? cfgs[i].protocol : GS_ALGO_COUNT_;
+            es[i].s =
+                (nw_session){dev, &cfgs[i], s1, s2, R, nw_pitch(R, c0->tile), 0, &out[i], NULL};
+            es[i].s.cells = len * es[i].s.pitch;
+            es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
+        }
         /* The warm-up is the check: a scheme that computes a wrong matrix is never timed. */
-        if (st == GS_OK)
-            st = run_checked(be, &s, reference, result, 1, &times[cfg->repeats]);
-        for (unsigned r = 0; st == GS_OK && r < cfg->repeats; ++r)
-            st = run_checked(be, &s, reference, result, cfg->check_all, &times[r]);
-        be->close(&s);
+        nw_rounds x = {backend_of(dev), es, result};
+        st = gsa_compare(n, c0->repeats, &compare_ops, &x, status, timing);
+        compared = 1;
+        for (unsigned i = 0; i < n; ++i) {
+            nw_result *r = &out[i];
+            gsa_times_of(&timing[i], &r->ms_median, &r->ms_min, &r->ms_max, &r->paired_ratio);
+            r->gcups = r->ms_median > 0 ? (double)c0->n * c0->n / (r->ms_median * 1e6) : 0;
+        }
     }
-    if (st == GS_OK && cfg->repeats) {
-        gsa_sort(times, cfg->repeats);
-        out->ms_median = times[cfg->repeats / 2] / 1e6;
-        out->ms_min = times[0] / 1e6;
-        out->ms_max = times[cfg->repeats - 1] / 1e6;
-        out->gcups = out->ms_median > 0 ? (double)cfg->n * cfg->n / (out->ms_median * 1e6) : 0;
-    }
+    for (unsigned i = 0; i < n; ++i)
+        out[i].status = compared ? status[i] : st;
     free(s1);
     free(s2);
     free(result);
     free(own_ref);
-    free(times);
+    free(es);
+    free(status);
+    free(timing);
     return st;
+}
+
+gs_status nw_run(gs_device *dev, const nw_config *cfg, nw_result *out)
+{
+    return nw_run_methods(dev, cfg, 1u, out);
 }

@@ -85,59 +85,103 @@ static double speedup(const bench_table *t, const bench_row *r, const char *sche
     return 0;
 }
 
-/* One configuration: a table row, and a line on stderr as soon as it is measured. */
-static void measure(wf *w, const char *exp, unsigned n, unsigned B, nw_scheme scheme,
-                    const nw_variant *v, unsigned groups)
+/* A configuration of a point, before it runs. */
+typedef struct wf_item {
+    nw_scheme scheme;
+    nw_variant variant; /* NW_LOCAL's */
+    unsigned groups;
+} wf_item;
+
+/* A point's configurations, gathered in the order their rows take. */
+typedef struct wf_point {
+    wf_item *items;
+    unsigned n, cap;
+} wf_point;
+
+static void wants_item(wf_point *p, nw_scheme scheme, const nw_variant *v, unsigned groups)
 {
-    bench_row *r = table_add(w->t);
-    if (r == NULL)
-        return;
+    if (p->n < p->cap)
+        p->items[p->n++] = (wf_item){scheme, v ? *v : (nw_variant){NW_FLAG_TILE, 1}, groups};
+}
+
+/* A point's configuration as the app takes it. */
+static nw_config config_of(const wf *w, unsigned n, unsigned B, const wf_item *it,
+                           const int32_t *reference)
+{
     nw_config cfg = {.n = n,
                      .tile = B,
                      .seed = WF_SEED,
-                     .scheme = scheme,
+                     .scheme = it->scheme,
                      .protocol = w->protocol,
-                     .variant = v ? *v : (nw_variant){NW_FLAG_TILE, 1},
-                     .groups = groups,
+                     .variant = it->variant,
+                     .groups = it->groups,
                      .group_size = B,
                      .repeats = w->o->repeats,
                      .check_all = n <= WF_CHECK_ALL_MAX,
                      .timeout_ms = w->o->timeout_ms,
-                     .reference = reference_of(w, n)};
-    nw_result res;
-    gs_status s = cfg.reference ? nw_run(w->dev, &cfg, &res) : GS_ERR_OUT_OF_MEMORY;
-    if (!cfg.reference)
-        memset(&res, 0, sizeof res);
+                     .reference = reference};
+    return cfg;
+}
+
+/* A configuration's table row, and a line on stderr. */
+static void add_row(wf *w, const char *exp, const nw_config *cfg, const nw_result *res)
+{
+    bench_row *r = table_add(w->t);
+    if (r == NULL)
+        return;
+    gs_status s = res->status;
+    nw_scheme scheme = cfg->scheme;
     r->experiment = exp;
     r->scheme = nw_scheme_name(scheme);
     r->algo = scheme == NW_RELAUNCH         ? GS_ALGO_RELAUNCH
               : scheme == NW_RELAUNCH_GRAPH ? GS_ALGO_RELAUNCH_GRAPH
               : scheme == NW_CG             ? GS_ALGO_CG
-              : scheme == NW_GLOBAL         ? res.algo
+              : scheme == NW_GLOBAL         ? res->algo
                                             : GS_ALGO_COUNT_; /* local: no protocol */
     if (scheme == NW_GLOBAL)
         snprintf(r->variant, sizeof r->variant, "%s", gs_algo_name(w->protocol));
     else if (scheme == NW_LOCAL)
-        nw_variant_name(cfg.variant, r->variant, sizeof r->variant);
-    r->groups = groups;
-    r->block = B;
-    r->tile = B;
-    r->n = n;
-    r->iters = res.launches;
+        nw_variant_name(cfg->variant, r->variant, sizeof r->variant);
+    r->groups = cfg->groups;
+    r->block = cfg->tile;
+    r->tile = cfg->tile;
+    r->n = cfg->n;
+    r->iters = res->launches;
     r->status = s;
     r->check = bench_verdict(s);
-    r->state_bytes = res.state_bytes;
+    r->state_bytes = res->state_bytes;
     if (s == GS_OK) {
-        r->total_ms = res.ms_median;
-        r->gcups = res.gcups;
-        r->spread = res.ms_median > 0 ? (res.ms_max - res.ms_min) / res.ms_median : 0;
+        r->total_ms = res->ms_median;
+        r->gcups = res->gcups;
+        r->spread = res->ms_median > 0 ? (res->ms_max - res->ms_min) / res->ms_median : 0;
         r->x_relaunch = speedup(w->t, r, "relaunch");
         r->x_global = speedup(w->t, r, "global");
     }
     cli_progress("wavefront %s %u^2 B %u: %-14s %-8s %6u groups %11.3f ms %8.4f GCUPS  %s%s%s", exp,
-                 n, B, r->scheme, r->variant, groups, r->total_ms, r->gcups, r->check,
-                 res.error[0] ? ": " : "", res.error);
+                 cfg->n, cfg->tile, r->scheme, r->variant, cfg->groups, r->total_ms, r->gcups,
+                 r->check, res->error[0] ? ": " : "", res->error);
     table_show(w->t, stdout);
+}
+
+/* A point's configurations, measured together: every one opened and checked, then their
+ * timed runs in interleaved rounds (nw_run_methods), so that a device that drifts over
+ * the seconds of a point weighs on all alike; a row each, in the order gathered. */
+static void measure_point(wf *w, const char *exp, unsigned n, unsigned B, const wf_point *p)
+{
+    nw_config *cfgs = calloc(p->n ? p->n : 1u, sizeof *cfgs);
+    nw_result *res = calloc(p->n ? p->n : 1u, sizeof *res);
+    const int32_t *reference = reference_of(w, n);
+    for (unsigned i = 0; cfgs && res && i < p->n; ++i)
+        cfgs[i] = config_of(w, n, B, &p->items[i], reference);
+    if (cfgs && res && reference && p->n)
+        (void)nw_run_methods(w->dev, cfgs, p->n, res); /* each row's status is in its result */
+    for (unsigned i = 0; i < p->n; ++i) {
+        nw_config c = cfgs ? cfgs[i] : config_of(w, n, B, &p->items[i], NULL);
+        nw_result none = {.status = GS_ERR_OUT_OF_MEMORY};
+        add_row(w, exp, &c, res && cfgs && reference ? &res[i] : &none);
+    }
+    free(cfgs);
+    free(res);
 }
 
 /* A `best` row for the fastest passing row from `first` on. */
@@ -162,46 +206,54 @@ static int wants(const wf *w, nw_scheme scheme) { return (w->schemes >> scheme) 
 
 /* A persistent scheme of any grid at its default group count (or each --groups) and,
  * where `ten_x` on a GPU, at the co-resident count (where that is more) and 10 x that. */
-static void any_grid(wf *w, const char *exp, unsigned n, unsigned B, nw_scheme scheme,
+static void any_grid(wf *w, wf_point *p, unsigned n, unsigned B, nw_scheme scheme,
                      const nw_variant *v, int ten_x)
 {
     unsigned R = (n + B - 1u) / B;
     if (w->o->n_groups) {
         for (unsigned g = 0; g < w->o->n_groups; ++g)
-            measure(w, exp, n, B, scheme, v, w->o->groups[g]);
+            wants_item(p, scheme, v, w->o->groups[g]);
         return;
     }
     unsigned groups = default_groups(w, scheme, B, R), resident = resident_groups(w, scheme, B);
-    measure(w, exp, n, B, scheme, v, groups);
+    wants_item(p, scheme, v, groups);
     if (ten_x && w->t->dev.is_gpu) {
         if (resident > groups)
-            measure(w, exp, n, B, scheme, v, resident);
-        measure(w, exp, n, B, scheme, v, 10u * resident);
+            wants_item(p, scheme, v, resident);
+        wants_item(p, scheme, v, 10u * resident);
     }
 }
 
 /* One point of an experiment: the baselines (where asked), then each local variant and,
  * where asked, local-tagged, each at its default group count (or each --groups) and, for
- * the size experiment on a GPU, at the co-resident count and 10 x as many. */
+ * the size experiment on a GPU, at the co-resident count and 10 x as many; all of them
+ * measured together (measure_point), then the point's `best` row. */
 static void point(wf *w, const char *exp, unsigned n, unsigned B, const nw_variant *vs,
                   unsigned n_vs, int baselines, int tagged, int ten_x)
 {
     unsigned first = w->t->n, R = (n + B - 1u) / B;
+    unsigned per_scheme = w->o->n_groups > 3u ? w->o->n_groups : 3u;
+    wf_point p = {NULL, 0, 4u + (n_vs + 1u) * per_scheme};
+    p.items = calloc(p.cap, sizeof *p.items);
+    if (p.items == NULL)
+        p.cap = 0; /* no rows: nothing can be measured */
     int gpu = w->t->dev.is_gpu;
     if (baselines) {
         if (wants(w, NW_RELAUNCH))
-            measure(w, exp, n, B, NW_RELAUNCH, NULL, gpu ? R : resident_groups(w, NW_RELAUNCH, B));
+            wants_item(&p, NW_RELAUNCH, NULL, gpu ? R : resident_groups(w, NW_RELAUNCH, B));
         if (wants(w, NW_RELAUNCH_GRAPH))
-            measure(w, exp, n, B, NW_RELAUNCH_GRAPH, NULL, R);
+            wants_item(&p, NW_RELAUNCH_GRAPH, NULL, R);
         if (wants(w, NW_GLOBAL))
-            measure(w, exp, n, B, NW_GLOBAL, NULL, default_groups(w, NW_GLOBAL, B, R));
+            wants_item(&p, NW_GLOBAL, NULL, default_groups(w, NW_GLOBAL, B, R));
         if (wants(w, NW_CG))
-            measure(w, exp, n, B, NW_CG, NULL, default_groups(w, NW_CG, B, R));
+            wants_item(&p, NW_CG, NULL, default_groups(w, NW_CG, B, R));
     }
     for (unsigned i = 0; i < n_vs && wants(w, NW_LOCAL); ++i)
-        any_grid(w, exp, n, B, NW_LOCAL, &vs[i], ten_x);
+        any_grid(w, &p, n, B, NW_LOCAL, &vs[i], ten_x);
     if (tagged && wants(w, NW_LOCAL_TAGGED))
-        any_grid(w, exp, n, B, NW_LOCAL_TAGGED, NULL, ten_x);
+        any_grid(w, &p, n, B, NW_LOCAL_TAGGED, NULL, ten_x);
+    measure_point(w, exp, n, B, &p);
+    free(p.items);
     add_best(w->t, first);
 }
 

@@ -107,7 +107,9 @@ static const cli_command experiments[] = {
      "groups as the longest diagonal has tiles, at most the co-resident count; in the size\n"
      "experiment on a GPU also the co-resident count and 10 x that (--groups sets them).\n"
      "On cpu and PoCL the sizes are 64 and 100. Each\n"
-     "matrix must equal the host's cell for cell before it is timed.",
+     "matrix must equal the host's cell for cell before it is timed. The configurations of\n"
+     "a point (size and tile) run in rounds (--repeats), each round in a shuffled order,\n"
+     "every one's matrix on the device at once.",
      BENCH_TIMED | OPT_MATRIX | OPT_TILE | OPT_VARIANTS | OPT_SCHEMES | OPT_GROUPS, NULL,
      bench_wavefront, "groups", bench_wavefront_summary, 1, 0},
     {"pi", "[options]",
