@@ -11,7 +11,7 @@ void gsa_vnote(char *error, size_t size, const char *fmt, va_list ap)
         vsnprintf(error, size, fmt, ap);
 }
 
-static void note(char *error, size_t size, const char *fmt, ...)
+void gsa_note(char *error, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -47,7 +47,7 @@ gs_status gsa_barrier_open(gs_device *dev, gs_algo method, unsigned groups, unsi
         if (b)
             gs_barrier_destroy(b);
         const char *name = gs_algo_name(method);
-        note(error, error_size, "gs_barrier_create(%s, %u groups)", name ? name : "?", groups);
+        gsa_note(error, error_size, "gs_barrier_create(%s, %u groups)", name ? name : "?", groups);
         return st;
     }
     *out = b;
@@ -64,7 +64,7 @@ gs_status gsa_local_open(gs_device *dev, unsigned words, unsigned tagged, unsign
     if (st != GS_OK) {
         if (L)
             gs_local_destroy(L);
-        note(error, error_size, "gs_local_create_with(%u words, %u tagged)", words, tagged);
+        gsa_note(error, error_size, "gs_local_create_with(%u words, %u tagged)", words, tagged);
         return st;
     }
     *out = L;

@@ -18,6 +18,7 @@ extern "C" {
 /* Writes the message into error[size] unless it already holds one: the first failure
  * is the cause, what fails after it is a consequence. */
 void gsa_vnote(char *error, size_t size, const char *fmt, va_list ap);
+void gsa_note(char *error, size_t size, const char *fmt, ...);
 
 /* cg, relaunch and relaunch-graph: the baselines an application writes as a user would
  * (grid.sync(), a launch per step, those launches in a CUDA graph), not through a

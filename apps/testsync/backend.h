@@ -2,7 +2,11 @@
 #ifndef GST_BACKEND_H
 #define GST_BACKEND_H
 
+#include "appkit.h"
 #include "testsync.h"
+
+/* The size of the error buffer gst_run takes (testsync.h). */
+#define GST_ERROR_BYTES 160u
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,7 +19,6 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
                          char error[160]);
 gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int *out,
                        char error[160]);
-void gst_fail(char error[160], const char *fmt, ...);
 
 #ifdef __cplusplus
 }

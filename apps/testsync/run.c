@@ -1,18 +1,6 @@
 /* gst_run: the barrier, the back end's launch, the count of wrong elements. */
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "backend.h"
-
-void gst_fail(char error[160], const char *fmt, ...)
-{
-    if (error[0] != '\0')
-        return; /* the first failure is the cause */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error, 160, fmt, ap);
-    va_end(ap);
-}
 
 gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long *wrong,
                   char error[160])
@@ -29,7 +17,7 @@ gs_status gst_run(gs_device *dev, const gst_config *cfg, int *out, unsigned long
     if (st == GS_OK && cfg->timeout_ms)
         st = gs_barrier_set_timeout(bar, cfg->timeout_ms);
     if (st != GS_OK)
-        gst_fail(error, "gs_barrier_create(auto, %u groups): %s", cfg->groups,
+        gsa_note(error, GST_ERROR_BYTES, "gs_barrier_create(auto, %u groups): %s", cfg->groups,
                  gs_status_string(st));
     if (st == GS_OK) {
         switch (info.backend) {

@@ -35,7 +35,7 @@ gs_status gst_cpu_run(gs_device *dev, gs_barrier *bar, const gst_config *c, int 
         st = gs_cpu_launch(bar, GS_DIM3_1D(c->groups), GS_DIM3_1D(c->group_size), kernel, &j);
     }
     if (st != GS_OK)
-        gst_fail(error, "gs_cpu_launch(%u x %u): %s", c->groups, c->group_size,
+        gsa_note(error, GST_ERROR_BYTES, "gs_cpu_launch(%u x %u): %s", c->groups, c->group_size,
                  gs_status_string(st));
     free(j.tmp);
     return st;

@@ -27,7 +27,7 @@ extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_con
     if (st == GS_OK && c->sync)
         st = gs_cuda_state(bar, &state);
     if (st != GS_OK) {
-        gst_fail(error, "gs_cuda_ordinal/state: %s", gs_status_string(st));
+        gsa_note(error, GST_ERROR_BYTES, "gs_cuda_ordinal/state: %s", gs_status_string(st));
         return st;
     }
     cudaError_t e = cudaSetDevice(ordinal);
@@ -48,8 +48,8 @@ extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_con
         st = gs_cuda_launch(bar, (const void *)gst_kernel, GS_DIM3_1D(c->groups),
                             GS_DIM3_1D(c->group_size), 0, args, 0);
         if (st != GS_OK)
-            gst_fail(error, "gs_cuda_launch(%u x %u): %s", c->groups, c->group_size,
-                     gs_status_string(st));
+            gsa_note(error, GST_ERROR_BYTES, "gs_cuda_launch(%u x %u): %s", c->groups,
+                     c->group_size, gs_status_string(st));
     } else if (e == cudaSuccess) {
         gst_kernel<<<c->groups, c->group_size>>>(NULL, scratch, tmp, dout);
         e = cudaGetLastError();
@@ -57,7 +57,7 @@ extern "C" gs_status gst_cuda_run(gs_device *dev, gs_barrier *bar, const gst_con
     if (e == cudaSuccess && st == GS_OK)
         e = cudaMemcpy(out, dout, n * sizeof(int), cudaMemcpyDeviceToHost);
     if (e != cudaSuccess && st == GS_OK) {
-        gst_fail(error, "test_sync: %s", cudaGetErrorString(e));
+        gsa_note(error, GST_ERROR_BYTES, "test_sync: %s", cudaGetErrorString(e));
         st = GS_ERR_NATIVE;
     }
     cudaFree(scratch);

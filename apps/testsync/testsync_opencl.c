@@ -10,7 +10,7 @@ extern const char gst_cl_source[];
 
 static gs_status fail(char error[160], cl_int err, const char *what)
 {
-    gst_fail(error, "%s: OpenCL error %d", what, (int)err);
+    gsa_note(error, GST_ERROR_BYTES, "%s: OpenCL error %d", what, (int)err);
     return GS_ERR_NATIVE;
 }
 
@@ -25,11 +25,11 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
     size_t groups = c->groups, size = c->group_size, n = groups * size;
     gs_status st = gs_opencl_handles(dev, &ctx, &q, NULL);
     if (st != GS_OK) {
-        gst_fail(error, "gs_opencl_handles: %s", gs_status_string(st));
+        gsa_note(error, GST_ERROR_BYTES, "gs_opencl_handles: %s", gs_status_string(st));
         return st;
     }
     if ((st = gs_opencl_build_program(dev, gst_cl_source, NULL, &p, log, sizeof log)) != GS_OK) {
-        gst_fail(error, "gs_opencl_build_program: %s", log);
+        gsa_note(error, GST_ERROR_BYTES, "gs_opencl_build_program: %s", log);
         return st;
     }
     cl_kernel k = clCreateKernel(p, c->sync ? "gst_test_sync" : "gst_test_nosync", &err);
@@ -63,7 +63,7 @@ gs_status gst_opencl_run(gs_device *dev, gs_barrier *bar, const gst_config *c, i
             double ns;
             if ((err = clFinish(q)) == CL_SUCCESS &&
                 (st = gs_opencl_launch(bar, k, 1, &groups, &size, &ns)) != GS_OK)
-                gst_fail(error, "gs_opencl_launch(%zu x %zu): %s", groups, size,
+                gsa_note(error, GST_ERROR_BYTES, "gs_opencl_launch(%zu x %zu): %s", groups, size,
                          gs_status_string(st));
         } else {
             err = clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &size, 0, NULL, NULL);
