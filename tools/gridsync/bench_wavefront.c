@@ -10,9 +10,10 @@
  * in the size experiment on a GPU at the co-resident count and 10 x that) and, in the size and tile
  * experiments, local-tagged (the same tickets, tile boundaries in tagged words; its
  * granularity is a tile and its schedule diagonal tickets, so it has no variants).
- * --schemes runs some of them. Every matrix is compared with the host's reference cell
- * for cell before it is timed (every timed run too up to 8192^2); a wrong one is FAIL
- * and not timed. Rows carry their speed-up over relaunch and over global at the same
+ * --schemes runs some of them. The configurations of a point (a size and tile) run
+ * together, their timed runs in interleaved rounds (nw_run_methods), every session open
+ * at once. Every matrix is compared with the host's reference cell for cell before it is
+ * timed (every timed run too up to 8192^2); a wrong one is FAIL and not timed. Rows carry their speed-up over relaunch and over global at the same
  * size and tile; `best` rows and the summary give each point's fastest scheme and the
  * issue's targets (local-tagged's also against local). */
 #include <stdlib.h>
