@@ -20,6 +20,7 @@ typedef struct nw_session {
     size_t cells;                 /* of the device matrix: (R*B + 1) * pitch */
     nw_result *result;            /* the back end fills algo, state_bytes, launches, error */
     void *impl;                   /* the back end's own */
+    unsigned runs;                /* runs so far: the first, the warm-up, is always checked */
 } nw_session;
 
 typedef struct nw_backend {

@@ -194,11 +194,13 @@ gs_status nw_max_groups(gs_device *dev, nw_scheme scheme, gs_algo protocol, unsi
     return be->max_groups(dev, scheme, protocol, tile, out);
 }
 
-/* One run, then (when `check`) its matrix against the reference. */
+/* One run, then its matrix against the reference: the session's first run (the warm-up)
+ * always, the others where the configuration says check_all. */
 static gs_status run_checked(const nw_backend *be, nw_session *s, const int32_t *reference,
-                             int32_t *result, int check, double *ns)
+                             int32_t *result, double *ns)
 {
     size_t cells = ((size_t)s->cfg->n + 1u) * (s->cfg->n + 1u);
+    int check = s->runs++ == 0u || s->cfg->check_all;
     gs_status st = be->run(s, ns);
     if (st != GS_OK || !check)
         return st;
@@ -251,36 +253,7 @@ static gs_status configs_ok(gs_device *dev, const nw_config *cfgs, unsigned n)
     return GS_OK;
 }
 
-/* gsa_compare's view of the configurations: a session each, the matrix every run is read
- * back into, and each session's runs so far (its first, the warm-up, is always checked). */
-typedef struct nw_entry {
-    nw_session s;
-    const int32_t *reference;
-    unsigned runs;
-} nw_entry;
-typedef struct nw_rounds {
-    const nw_backend *be;
-    nw_entry *es;
-    int32_t *result;
-} nw_rounds;
-static gs_status open_session(void *ctx, unsigned i)
-{
-    nw_rounds *x = ctx;
-    return x->be->open(&x->es[i].s);
-}
-static gs_status run_once(void *ctx, unsigned i, double *ns)
-{
-    nw_rounds *x = ctx;
-    nw_entry *e = &x->es[i];
-    int check = e->runs++ == 0 || e->s.cfg->check_all;
-    return run_checked(x->be, &e->s, e->reference, x->result, check, ns);
-}
-static void close_session(void *ctx, unsigned i)
-{
-    nw_rounds *x = ctx;
-    x->be->close(&x->es[i].s);
-}
-static const gsa_compare_ops compare_ops = {open_session, run_once, close_session};
+GSA_COMPARE_SESSIONS(nw, nw_session, nw_backend, int32_t, run_checked);
 
 gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_result *out)
 {
@@ -311,13 +284,13 @@ gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_r
         for (unsigned i = 0; i < n; ++i) {
             out[i].algo = cfgs[i].scheme == NW_GLOBAL ? cfgs[i].protocol : GS_ALGO_COUNT_;
             es[i].s =
-                (nw_session){dev, &cfgs[i], s1, s2, R, nw_pitch(R, c0->tile), 0, &out[i], NULL};
+                (nw_session){dev, &cfgs[i], s1, s2, R, nw_pitch(R, c0->tile), 0, &out[i], NULL, 0};
             es[i].s.cells = len * es[i].s.pitch;
             es[i].reference = cfgs[i].reference ? cfgs[i].reference : own_ref;
         }
         /* The warm-up is the check: a scheme that computes a wrong matrix is never timed. */
         nw_rounds x = {backend_of(dev), es, result};
-        st = gsa_compare(n, c0->repeats, &compare_ops, &x, status, timing);
+        st = gsa_compare(n, c0->repeats, &nw_compare_ops, &x, status, timing);
         compared = 1;
         for (unsigned i = 0; i < n; ++i) {
             nw_result *r = &out[i];

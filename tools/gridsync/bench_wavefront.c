@@ -13,8 +13,8 @@
  * --schemes runs some of them. The configurations of a point (a size and tile) run
  * together, their timed runs in interleaved rounds (nw_run_methods), every session open
  * at once. Every matrix is compared with the host's reference cell for cell before it is
- * timed (every timed run too up to 8192^2); a wrong one is FAIL and not timed. Rows carry their speed-up over relaunch and over global at the same
- * size and tile; `best` rows and the summary give each point's fastest scheme and the
+ * timed (every timed run too up to 8192^2); a wrong one is FAIL and not timed. Rows
+ * carry their speed-up over relaunch and over global at the same size and tile; `best` rows and the summary give each point's fastest scheme and the
  * issue's targets (local-tagged's also against local). */
 #include <stdlib.h>
 #include <string.h>
