@@ -274,7 +274,8 @@ typedef enum gs_abort_reason {
     GS_ABORT_REASON_PEER = 2,
     GS_ABORT_REASON_BAD_GRID = 3,
     GS_ABORT_REASON_BAD_STATE = 4,
-    GS_ABORT_REASON_HOST = 5,
+    GS_ABORT_REASON_HOST = 5,  /* reserved: no call raises it (a cancel from the host would be
+                                 seen only by a wait slow enough to look at the abort word) */
     GS_ABORT_REASON_UNUSED = 6 /* the launched kernel never began with this barrier's state */
 } gs_abort_reason;
 

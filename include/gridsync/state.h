@@ -124,7 +124,7 @@
 #define GS_ABORT_PEER 2u      /* another group aborted; this one left */
 #define GS_ABORT_BAD_GRID 3u  /* launched with another group count than the state was made for */
 #define GS_ABORT_BAD_STATE 4u /* the state's magic or algorithm is wrong */
-#define GS_ABORT_HOST 5u      /* the host asked every group to leave */
+#define GS_ABORT_HOST 5u      /* reserved (gridsync.h's GS_ABORT_REASON_HOST) */
 
 /* Protocol identifiers, GS_ALGO_ID_<ID>: the host API's enum gs_algo has the same
  * values (gridsync/protocols.h). */
