@@ -60,7 +60,8 @@ typedef enum gs_status {
     GS_ERR_NEEDS_RESET = 9,     /* the barrier was aborted; call gs_barrier_reset first */
     GS_ERR_BUILD = 10,          /* an OpenCL program did not build (host_opencl.h: the logs) */
     GS_ERR_NATIVE = 11,         /* a CUDA/OpenCL/pthreads call failed: see gs_device_native_error */
-    GS_ERR_BAD_STATE = 12,      /* the kernel found a barrier state of another grid or kind */
+    GS_ERR_BAD_STATE = 12,      /* the kernel found a barrier state of another grid or kind,
+                                   or began an episode after its gs_arrive_last_<p> */
     GS_ERR_CHECK_FAILED = 13,   /* a built-in program computed a wrong result */
     GS_ERR_SMALL_BUFFER = 14,   /* an output buffer is too small */
     GS_ERR_BUSY = 15            /* the barrier has a launch in flight (another thread's, or one
@@ -92,6 +93,7 @@ typedef struct gs_device gs_device;
  * back end, OpenCL devices are numbered across platforms, GPUs first. Every failure
  * but a NULL `out` leaves *out NULL (a negative index: GS_ERR_INVALID_ARGUMENT). */
 GS_API gs_status gs_device_open(gs_backend backend, int index, gs_device **out);
+/* GS_ERR_BUSY while a barrier, local or multi state made on it lives: destroy them first. */
 GS_API gs_status gs_device_close(gs_device *dev);
 
 typedef struct gs_device_info {
@@ -171,8 +173,10 @@ static inline gs_dim3 gs_dim3_make(unsigned x, unsigned y, unsigned z)
 #define GS_DIM3_1D(n) gs_dim3_make((n), 1u, 1u)
 
 /* Allocates and initialises barrier state on the device for a grid of `groups` (the
- * product of a launch's grid dimensions), 1 to GS_MAX_GROUPS. Every failure but a NULL
- * `out` leaves *out NULL. */
+ * product of a launch's grid dimensions), 1 to GS_MAX_GROUPS (GS_ERR_INVALID_ARGUMENT);
+ * more than any launch of the back end can have, even of groups of one work-item (cpu:
+ * GS_CPU_MAX_THREADS), is GS_ERR_TOO_MANY_GROUPS. Every failure but a NULL `out` leaves
+ * *out NULL. */
 #define GS_MAX_GROUPS (1u << 24)
 GS_API gs_status gs_barrier_create(gs_device *dev, gs_algo algo, unsigned groups, gs_barrier **out);
 
@@ -243,7 +247,7 @@ GS_API gs_status gs_barrier_state_bytes(const gs_barrier *b, size_t *out);
 GS_API gs_status gs_barrier_set_timeout(gs_barrier *b, unsigned milliseconds);
 GS_API gs_status gs_barrier_get_timeout(const gs_barrier *b, unsigned *milliseconds);
 
-/* Arrive-only launches. Where every episode of b's kernels is gs_arrive_last_<p> (the
+/* Arrive-only launches. Where b's kernels have one episode, gs_arrive_last_<p> (the
  * group whose arrival completes it finishes; nobody waits), no group waits for another
  * and a launch needs no co-residency: with `on` non-zero, b's user launches
  * (gs_cuda_launch*, gs_opencl_launch*) skip the co-residency bound, and on CUDA the
@@ -265,7 +269,8 @@ GS_API gs_status gs_barrier_reset(gs_barrier *b);
  * grid's state, or never used this barrier's: reason GS_ABORT_REASON_UNUSED),
  * GS_ERR_NATIVE when the kernel failed. With no launch in flight it reads what the last
  * one left in the state (after a CUDA graph that holds a captured launch has run and its
- * stream was synchronized: that run's status). Then the barrier takes the next launch. */
+ * stream was synchronized: that run's status), and with none since the barrier was made
+ * or reset it returns GS_OK and changes nothing. Then the barrier takes the next launch. */
 GS_API gs_status gs_barrier_collect(gs_barrier *b);
 
 typedef enum gs_abort_reason {
@@ -274,9 +279,14 @@ typedef enum gs_abort_reason {
     GS_ABORT_REASON_PEER = 2,
     GS_ABORT_REASON_BAD_GRID = 3,
     GS_ABORT_REASON_BAD_STATE = 4,
-    GS_ABORT_REASON_HOST = 5,  /* reserved: no call raises it (a cancel from the host would be
-                                 seen only by a wait slow enough to look at the abort word) */
-    GS_ABORT_REASON_UNUSED = 6 /* the launched kernel never began with this barrier's state */
+    /* reserved: no call raises it (a cancel from the host would be seen only by a wait
+     * slow enough to look at the abort word) */
+    GS_ABORT_REASON_HOST = 5,
+    /* the launched kernel never began with this barrier's state */
+    GS_ABORT_REASON_UNUSED = 6,
+    /* a group began an episode after its gs_arrive_last_<p> in the same launch (the abort
+     * info's group, item and episode name it) */
+    GS_ABORT_REASON_AFTER_LAST = 7
 } gs_abort_reason;
 
 /* What the last launch through this barrier left behind when it aborted. */

@@ -99,6 +99,22 @@ AL_KERNEL(flip)
 AL_KERNEL(tree)
 AL_KERNEL(auto)
 
+/* Misuse: gs_arrive_last then, in the same launch, gs_sync (then 1) or gs_arrive_last
+ * again (then 2). */
+#define AL_THEN_KERNEL(name)                                      \
+    __global__ void al_then_##name(gs_word *state, unsigned then) \
+    {                                                             \
+        gs_grid g = gs_grid_begin_##name(state);                  \
+        (void)gs_arrive_last_##name(&g);                          \
+        if (then == 1u)                                           \
+            (void)gs_sync_##name(&g);                             \
+        else                                                      \
+            (void)gs_arrive_last_##name(&g);                      \
+    }
+AL_THEN_KERNEL(flip)
+AL_THEN_KERNEL(tree)
+AL_THEN_KERNEL(auto)
+
 static const void *kernel_for(gs_algo a)
 {
     switch (a) {
@@ -247,6 +263,49 @@ static void arrive_last()
                "waiting\n",
                blocks);
     }
+}
+
+/* gs_arrive_last is a block's last episode of its launch: a gs_sync or a second
+ * gs_arrive_last after it ends the launch in GS_ERR_BAD_STATE, reason AFTER_LAST, naming
+ * a block and episode 1 (a new state); after a reset the barrier runs right. */
+static void arrive_last_then_more()
+{
+    const gs_algo algos[] = {GS_ALGO_FLIP, GS_ALGO_TREE, GS_ALGO_AUTO};
+    const void *kernels[] = {(const void *)al_then_flip, (const void *)al_then_tree,
+                             (const void *)al_then_auto};
+    unsigned blocks = g_sms * 2u;
+    for (unsigned i = 0; i < 3; ++i)
+        for (unsigned then = 1; then <= 2; ++then) {
+            gs_barrier *b = nullptr;
+            gs_status s = gs_barrier_create(g_dev, algos[i], blocks, &b);
+            CHECK(s == GS_OK, "%s create: %s", gs_algo_name(algos[i]), gs_status_string(s));
+            if (!b)
+                continue;
+            void *state = nullptr;
+            gs_cuda_state(b, &state);
+            void *args[] = {&state, &then};
+            s = gs_cuda_launch(b, kernels[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, args,
+                               nullptr);
+            gs_abort_info ai;
+            gs_barrier_abort_info(b, &ai);
+            CHECK(s == GS_ERR_BAD_STATE && ai.reason == GS_ABORT_REASON_AFTER_LAST &&
+                      ai.group < blocks && ai.episode == 1u,
+                  "%s, gs_arrive_last then %s: %s, reason %d, block %u, episode %u",
+                  gs_algo_name(algos[i]), then == 1 ? "gs_sync" : "gs_arrive_last",
+                  gs_status_string(s), (int)ai.reason, ai.group, ai.episode);
+            unsigned wrong = 0;
+            s = run(b, algos[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, &wrong);
+            CHECK(s == GS_ERR_NEEDS_RESET, "%s, launch before the reset: %s",
+                  gs_algo_name(algos[i]), gs_status_string(s));
+            gs_barrier_reset(b);
+            s = run(b, algos[i], GS_DIM3_1D(blocks), GS_DIM3_1D(256), 0, &wrong);
+            CHECK(s == GS_OK && wrong == 0, "%s after the reset: %s, %u wrong",
+                  gs_algo_name(algos[i]), gs_status_string(s), wrong);
+            gs_barrier_destroy(b);
+        }
+    printf("ok   flip, tree, auto, %u blocks: gs_arrive_last then gs_sync or gs_arrive_last "
+           "refused (GS_ERR_BAD_STATE, AFTER_LAST), right after a reset\n",
+           blocks);
 }
 
 /* An arrive-only barrier (gs_barrier_set_arrive_only): 20 blocks an SM, past what the
@@ -490,6 +549,7 @@ int main()
     every_protocol_and_block_size();
     arrive_only();
     arrive_last();
+    arrive_last_then_more();
     arrive_last_past_bound();
     two_d();
     async_and_busy();

@@ -365,7 +365,7 @@ static void call_barrier_queries(void)
     s = gs_barrier_abort_info(b, null_out ? NULL : &ai);
     CHECK(b && !null_out ? s == GS_OK : s == bad);
     if (s == GS_OK)
-        CHECK(ai.reason <= GS_ABORT_REASON_HOST && ai.missing <= sl->groups);
+        CHECK(ai.reason <= GS_ABORT_REASON_AFTER_LAST && ai.missing <= sl->groups);
 
     void *p = NULL;
     DESCRIBE("gs_barrier_native(%s, %s)", bname, null_out ? "NULL" : "&p");

@@ -178,8 +178,11 @@ GS_DEVICE gs_u32 gs_flip_episode_of(gs_grid *g, gs_token *t, const gs_grid_field
 {
     gs_u32 add = gs_flip_share_of(f);
     t->why = gs_bad_of(f->aux); /* gs_rep_launch_bad */
-    if (t->why != GS_ABORT_NONE)
+    if (t->why != GS_ABORT_NONE) {
+        if (gs_g_first(g))
+            gs_bad_told(g, t->why);
         return t->why;
+    }
     t->before = gs_rep_warp_add_release(gs_field_word(f, GS_LINE_COUNTER, 0u), add);
     /* The rest is made while the add is in flight (before it, the poll's address put a
      * branch and six instructions ahead of the last arrival's add). */

@@ -120,11 +120,12 @@
 /* Reasons a wait ends without the barrier completing (also the device-side return
  * value of gs_sync: 0 = the barrier completed). */
 #define GS_ABORT_NONE 0u
-#define GS_ABORT_TIMEOUT 1u   /* a wait passed its deadline */
-#define GS_ABORT_PEER 2u      /* another group aborted; this one left */
-#define GS_ABORT_BAD_GRID 3u  /* launched with another group count than the state was made for */
-#define GS_ABORT_BAD_STATE 4u /* the state's magic or algorithm is wrong */
-#define GS_ABORT_HOST 5u      /* reserved (gridsync.h's GS_ABORT_REASON_HOST) */
+#define GS_ABORT_TIMEOUT 1u    /* a wait passed its deadline */
+#define GS_ABORT_PEER 2u       /* another group aborted; this one left */
+#define GS_ABORT_BAD_GRID 3u   /* launched with another group count than the state was made for */
+#define GS_ABORT_BAD_STATE 4u  /* the state's magic or algorithm is wrong */
+#define GS_ABORT_HOST 5u       /* reserved (gridsync.h's GS_ABORT_REASON_HOST) */
+#define GS_ABORT_AFTER_LAST 7u /* an episode after gs_arrive_last_<p> in the same launch */
 
 /* Protocol identifiers, GS_ALGO_ID_<ID>: the host API's enum gs_algo has the same
  * values (gridsync/protocols.h). */

@@ -24,7 +24,8 @@ const char *gs_status_string(gs_status status)
     case GS_ERR_BUILD: return "GS_ERR_BUILD: the OpenCL program did not build";
     case GS_ERR_NATIVE: return "GS_ERR_NATIVE: a CUDA, OpenCL or system call failed";
     case GS_ERR_BAD_STATE:
-        return "GS_ERR_BAD_STATE: the kernel found barrier state of another grid or kind";
+        return "GS_ERR_BAD_STATE: the kernel found barrier state of another grid or kind, or "
+               "used it after its last episode";
     case GS_ERR_CHECK_FAILED:
         return "GS_ERR_CHECK_FAILED: the result differs from the sequential reference";
     case GS_ERR_SMALL_BUFFER: return "GS_ERR_SMALL_BUFFER: the output buffer is too small";
