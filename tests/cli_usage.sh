@@ -91,6 +91,14 @@ expect 2 check --backend cpu --device 7
 expect 2 check --backend cpu --algo cg
 # An output file that cannot be written is refused before the run, not after it.
 expect 2 bench memory --backend cpu --csv "$dir/no/such/dir/m.csv"
+# ... for every command that writes files (pi, testsync and multi exited 0 and wrote
+# nothing), a directory as a file too, and two outputs naming one file (one was lost).
+expect 2 bench pi --backend cpu --quick --steps 1000 --csv "$dir/no/such/dir/p.csv"
+expect 2 bench pi --backend cpu --quick --steps 1000 --json "$dir"
+expect 2 demo testsync --backend cpu --csv "$dir/no/such/dir/t.csv"
+expect 2 bench multi --backend cpu --devices 0 --groups 1 --csv "$dir/no/such/dir/m.csv"
+expect_says 2 '--csv and --json name the same file' bench groups --backend cpu --algo flip \
+    --groups 1 --iters 5 --repeats 1 --csv "$dir/same" --json "$dir/same"
 [ ! -s "$dir/out" ] || { echo "FAIL: a table was printed before the CSV was refused" >&2; failed=1; }
 expect 2 bench memory --backend cpu --json "$dir/no/such/dir/m.json"
 expect 0 --help

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "test_support.h"
+#include "gridsync/host_local.h"
 
 static gs_device *dev;
 
@@ -311,6 +312,63 @@ static void relaunch_thread_budget(void **state)
     gs_barrier_destroy(b);
 }
 
+/* A device is not closed under a barrier or a local state made on it (GS_ERR_BUSY), where
+ * closing it freed what the barrier's destroy then used (heap use after free). */
+static void close_refused_while_held(void **state)
+{
+    gs_device *d;
+    gs_barrier *b;
+    gs_local *L;
+    gs_device_info info;
+    assert_int_equal(gs_device_get_info(dev, &info), GS_OK);
+    assert_int_equal(gs_device_open(info.backend, 0, &d), GS_OK);
+    assert_int_equal(gs_barrier_create(d, GS_ALGO_FLIP, 2, &b), GS_OK);
+    assert_int_equal(gs_local_create(d, 4, &L), GS_OK);
+    assert_int_equal(gs_device_close(d), GS_ERR_BUSY);
+    assert_int_equal(gs_barrier_destroy(b), GS_OK);
+    assert_int_equal(gs_device_close(d), GS_ERR_BUSY);
+    assert_int_equal(gs_local_destroy(L), GS_OK);
+    assert_int_equal(gs_device_close(d), GS_OK);
+}
+
+/* A collect with no launch since the barrier was made or reset has nothing to read: GS_OK,
+ * and the next launch runs (it gave GS_ERR_BAD_STATE and made the launch after it
+ * GS_ERR_NEEDS_RESET). */
+static void collect_before_any_launch(void **state)
+{
+    gs_barrier *b;
+    gs_run_result r;
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_CENTRAL, 2, &b), GS_OK);
+    assert_int_equal(gs_barrier_collect(b), GS_OK);
+    assert_int_equal(gs_barrier_collect(b), GS_OK);
+    gs_run_config cfg = {GS_WORKLOAD_TESTSYNC, 2, 2, 0, 0, 0, 0, 0};
+    assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+    assert_int_equal(gs_barrier_reset(b), GS_OK);
+    assert_int_equal(gs_barrier_collect(b), GS_OK);
+    assert_int_equal(gs_run(b, &cfg, &r), GS_OK);
+    gs_barrier_destroy(b);
+}
+
+/* More groups than any launch of the back end can have (cpu: one thread per work-item,
+ * GS_CPU_MAX_THREADS in all) is refused when the barrier is made, not after gigabytes of
+ * state (2^24 groups: 2.3 GB, 20-35 s). */
+static void create_past_every_launch(void **state)
+{
+    gs_device_info info;
+    gs_barrier *b = NULL;
+    unsigned bound = 0;
+    assert_int_equal(gs_device_get_info(dev, &info), GS_OK);
+    if (info.backend != GS_BACKEND_CPU)
+        skip();
+    assert_int_equal(gs_device_max_groups(dev, 1, &bound), GS_OK);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, bound + 1, &b), GS_ERR_TOO_MANY_GROUPS);
+    assert_null(b);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, GS_MAX_GROUPS, &b),
+                     GS_ERR_TOO_MANY_GROUPS);
+    assert_int_equal(gs_barrier_create(dev, GS_ALGO_FLIP, bound, &b), GS_OK);
+    gs_barrier_destroy(b);
+}
+
 static void state_bytes_grow_with_groups(void **state)
 {
     gs_barrier *b;
@@ -398,6 +456,9 @@ int main(void)
         cmocka_unit_test(run_ranges),
         cmocka_unit_test(other_group_size),
         cmocka_unit_test(mp_virtual_bound),
+        cmocka_unit_test(close_refused_while_held),
+        cmocka_unit_test(collect_before_any_launch),
+        cmocka_unit_test(create_past_every_launch),
     };
     return cmocka_run_group_tests_name("api", tests, setup, teardown);
 }

@@ -13,6 +13,10 @@
 #include "gridsync.h"
 #include "gridsync/host_local.h"
 
+/* The cpu back end's bounds: threads of a launch in all, and of one group. */
+#define GS_CPU_MAX_THREADS 4096u
+#define GS_CPU_MAX_GROUP_SIZE 1024u
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -71,10 +71,15 @@ gs_status gs_device_open(gs_backend backend, int index, gs_device **out)
     return open_with(ops, index, out);
 }
 
+void gs_device_hold(gs_device *dev) { atomic_fetch_add(&dev->holders, 1u); }
+void gs_device_release(gs_device *dev) { atomic_fetch_sub(&dev->holders, 1u); }
+
 gs_status gs_device_close(gs_device *dev)
 {
     if (!dev)
         return GS_ERR_INVALID_ARGUMENT;
+    if (atomic_load(&dev->holders) != 0u)
+        return GS_ERR_BUSY;
     dev->ops->close(dev);
     return GS_OK;
 }

@@ -81,7 +81,15 @@ struct gs_device {
     gs_device_info info;
     int native_code;
     char native_text[512];
+    atomic_uint holders; /* barriers, local and multi states made on it and not destroyed
+                            (gs_device_hold): gs_device_close refuses while any lives */
 };
+
+/* A barrier, local or multi state made on `dev` holds it until destroyed: closing the
+ * device under one freed what its destroy then used (a use after free found by a user's
+ * program, ASan: barrier.c's destroy after gs_device_close). */
+void gs_device_hold(gs_device *dev);
+void gs_device_release(gs_device *dev);
 
 /* Records a native failure on the device and returns GS_ERR_NATIVE. */
 gs_status gs_native_fail(gs_device *dev, int code, const char *what);
@@ -99,6 +107,7 @@ struct gs_barrier {
     size_t bytes;
     gs_mem *state;
     int aborted;
+    int launched;    /* a launch began (or was captured) since the state was made or reset */
     int arrive_only; /* gs_barrier_set_arrive_only: launches need no co-residency */
     gs_abort_info abort;
     unsigned group_size;  /* the group size the state counts for (header); 0 before any launch */

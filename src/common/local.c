@@ -71,6 +71,7 @@ gs_status gs_local_create_tagged(gs_device *dev, unsigned words, unsigned tagged
         free(L);
         return s;
     }
+    gs_device_hold(dev);
     *out = L;
     return GS_OK;
 }
@@ -102,6 +103,7 @@ gs_status gs_local_destroy(gs_local *L)
     if (!L)
         return GS_ERR_INVALID_ARGUMENT;
     L->dev->ops->mem_free(L->dev, L->state);
+    gs_device_release(L->dev);
     free(L);
     return GS_OK;
 }

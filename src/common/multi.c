@@ -9,6 +9,13 @@
 
 #define GS_MULTI_BACKOFF_NS 32u
 
+void gs_multi_hold(gs_multi *m)
+{
+    for (unsigned k = 0; k < m->ranks; ++k)
+        if (m->rank[k].dev)
+            gs_device_hold(m->rank[k].dev);
+}
+
 gs_multi *gs_multi_alloc(unsigned ranks, unsigned groups)
 {
     gs_multi *m = calloc(1, sizeof *m);
@@ -148,6 +155,7 @@ gs_status gs_multi_create(gs_device *const *devs, unsigned ndev, unsigned groups
         free(m);
         return s;
     }
+    gs_multi_hold(m);
     *out = m;
     return GS_OK;
 }
@@ -179,6 +187,9 @@ gs_status gs_multi_destroy(gs_multi *m)
     if (!take_all(m))
         return GS_ERR_BUSY;
     free_states(m);
+    for (unsigned k = 0; k < m->ranks; ++k)
+        if (m->rank[k].dev)
+            gs_device_release(m->rank[k].dev);
     free(m);
     return GS_OK;
 }

@@ -42,6 +42,8 @@ struct gs_multi {
  * header, its peer table: the addresses in peers[], as each rank's kernels reach every
  * rank's state). */
 gs_multi *gs_multi_alloc(unsigned ranks, unsigned groups);
+/* A made gs_multi holds each of its ranks' devices until gs_multi_destroy (gs_device_hold). */
+void gs_multi_hold(gs_multi *m);
 gs_status gs_multi_init_states(gs_multi *m, void *const *peers);
 
 /* A launch of rank `rank` with `grid` groups starts: refuses a rank this process does

@@ -3,6 +3,7 @@
 #define GRIDSYNC_SRC_CPU_H
 
 #include "common/internal.h"
+#include "gridsync/host_cpu.h"
 #include "gridsync/prims_cpu.h"
 
 /* Starts kernel(arg) on a grid of `grid` teams of `block` threads, each knowing its
@@ -29,8 +30,5 @@ typedef struct gs_cpu_work_args {
 /* gs_backend_ops.collect (device_cpu.c). */
 gs_status gs_cpu_collect(gs_device *dev, gs_barrier *b);
 void gs_cpu_work_kernel(void *arg);
-
-#define GS_CPU_MAX_THREADS 4096u
-#define GS_CPU_MAX_GROUP_SIZE 1024u
 
 #endif

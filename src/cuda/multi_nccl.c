@@ -188,6 +188,7 @@ gs_status gs_multi_create_nccl(gs_device *dev, void *nccl_comm, unsigned groups_
         free(m);
         return s;
     }
+    gs_multi_hold(m);
     *out = m;
     return GS_OK;
 }

@@ -55,30 +55,6 @@ int bench_bound(gs_device *dev, unsigned block, unsigned *bound)
     return s == GS_OK ? 0 : -1;
 }
 
-/* A run can take minutes on a GPU: an output file it could not write at the end would
- * lose it, so each one is tried before anything runs (an existing file is not touched,
- * a new one is not left behind). */
-static int writable(const char *path)
-{
-    FILE *f;
-    int existed;
-    if (path == NULL)
-        return 1;
-    f = fopen(path, "r");
-    existed = f != NULL;
-    if (f)
-        fclose(f);
-    f = fopen(path, "a");
-    if (f == NULL) {
-        fprintf(stderr, "gridsync: cannot write %s\n", path);
-        return 0;
-    }
-    fclose(f);
-    if (!existed)
-        remove(path);
-    return 1;
-}
-
 /* Whether row r makes the exit status 1: it did not pass (memory's rows, timing nothing,
  * say n/a), unless it was refused and the user said refusals are expected. */
 static int row_fails(const cli_options *o, const bench_row *r)
@@ -97,7 +73,7 @@ int cmd_bench(const cli_command *e, const cli_options *options)
     gs_device *dev;
     bench_table t = {0};
     t.max_spread = o->max_spread;
-    if (!writable(o->csv) || !writable(o->json) || !writable(o->plot))
+    if (!cli_outputs_ok(o))
         return 2;
     if (cli_open(o, &dev, &t.dev) != 0)
         return 2;

@@ -347,6 +347,8 @@ int cmd_multi(const cli_options *o)
     static gs_device *handles[1025];
     unsigned lists[BM_MAX_CONFIGS][GS_MULTI_MAX_DEVICES], ranks[BM_MAX_CONFIGS];
     gs_backend b;
+    if (!cli_outputs_ok(o))
+        return 2;
     if (o->n_device_list > GS_MULTI_MAX_DEVICES) {
         fprintf(stderr, "gridsync: --devices: at most %u devices\n", GS_MULTI_MAX_DEVICES);
         return 2;

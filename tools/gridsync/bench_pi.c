@@ -94,7 +94,7 @@ int cmd_pi(const cli_options *o)
 {
     gs_device *dev;
     gs_device_info d;
-    if (cli_open(o, &dev, &d) != 0)
+    if (!cli_outputs_ok(o) || cli_open(o, &dev, &d) != 0)
         return 2;
     unsigned long long steps[CLI_MAX_LIST];
     unsigned n_steps = steps_of(&d, o, steps), groups, block;

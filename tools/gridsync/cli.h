@@ -174,6 +174,10 @@ void cli_options_help(unsigned takes, FILE *f);
 /* 0 when the environment variables gridsync reads hold values it accepts; else names one. */
 int cli_check_env(void);
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
+/* 1 where every output file the options name (--csv, --json, --plot) can be written and
+ * no two name the same file; else 0, having said which (the command then exits 2 before
+ * anything runs, as the README says). */
+int cli_outputs_ok(const cli_options *o);
 /* The protocols the options name that run on this device (all: every supported one). */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out);
 void cli_progress(const char *fmt, ...);

@@ -52,7 +52,7 @@ int cmd_testsync(const cli_options *o)
 {
     gs_device *dev;
     gs_device_info d;
-    if (cli_open(o, &dev, &d) != 0)
+    if (!cli_outputs_ok(o) || cli_open(o, &dev, &d) != 0)
         return 2;
     /* The blog's 10 groups of 16, within the co-residency bound; on a GPU also every
      * resident block of 256, where stale reads are likelier. */

@@ -380,6 +380,43 @@ static int algo_runs(const cli_options *o, gs_device *dev, gs_algo a)
     return gs_algo_supported(dev, a);
 }
 
+/* A run can take minutes on a GPU: an output file it could not write at the end would
+ * lose it, so each one is tried before anything runs (an existing file is not touched,
+ * a new one is not left behind). */
+static int writable(const char *path)
+{
+    FILE *f;
+    int existed;
+    if (path == NULL)
+        return 1;
+    f = fopen(path, "r");
+    existed = f != NULL;
+    if (f)
+        fclose(f);
+    f = fopen(path, "a");
+    if (f == NULL) {
+        fprintf(stderr, "gridsync: cannot write %s\n", path);
+        return 0;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return 1;
+}
+
+int cli_outputs_ok(const cli_options *o)
+{
+    const char *paths[] = {o->csv, o->json, o->plot}, *names[] = {"--csv", "--json", "--plot"};
+    for (unsigned i = 0; i < 3; ++i)
+        for (unsigned k = i + 1; k < 3; ++k)
+            if (paths[i] && paths[k] && strcmp(paths[i], paths[k]) == 0) {
+                fprintf(stderr, "gridsync: %s and %s name the same file: %s\n", names[i], names[k],
+                        paths[i]);
+                return 0;
+            }
+    return writable(o->csv) && writable(o->json) && writable(o->plot);
+}
+
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 {
     gs_status s = gs_device_open(o->backend, o->device, dev);
