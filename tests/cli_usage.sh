@@ -97,6 +97,12 @@ expect 2 bench pi --backend cpu --quick --steps 1000 --csv "$dir/no/such/dir/p.c
 expect 2 bench pi --backend cpu --quick --steps 1000 --json "$dir"
 expect 2 demo testsync --backend cpu --csv "$dir/no/such/dir/t.csv"
 expect 2 bench multi --backend cpu --devices 0 --groups 1 --csv "$dir/no/such/dir/m.csv"
+# A short option's letter, not the word before it ('cpu'); help asked the usual ways; a
+# run that measured nothing is no pass (halo runs no protocol of --algo: exited 0).
+expect_says 2 "option '-x'" info --backend cpu -xyz
+expect 0 bench --help
+expect 0 help help
+expect_says 2 'left nothing to run' bench jacobi --backend cpu --algo flip --sizes 3:1 --form halo
 expect_says 2 '--csv and --json name the same file' bench groups --backend cpu --algo flip \
     --groups 1 --iters 5 --repeats 1 --csv "$dir/same" --json "$dir/same"
 [ ! -s "$dir/out" ] || { echo "FAIL: a table was printed before the CSV was refused" >&2; failed=1; }

@@ -88,6 +88,13 @@ int cmd_bench(const cli_command *e, const cli_options *options)
         e->summary(&t, stdout);
     if (table_write(&t, o, t.xlabel ? t.xlabel : e->xlabel) != 0)
         rc = rc ? rc : 2;
+    if (t.n == 0 && rc == 0) { /* a run that measured and checked nothing is no pass */
+        fprintf(stderr,
+                "gridsync: bench %s: these options left nothing to run (see the "
+                "lines above; gridsync help bench %s)\n",
+                e->name, e->name);
+        rc = 2;
+    }
     unsigned failing = 0;
     for (unsigned r = 0; r < t.n; ++r)
         failing += row_fails(o, &t.rows[r]) != 0;

@@ -210,6 +210,10 @@ int cli_help(int argc, char **argv, int first)
     int bench = name && strcmp(name, "bench") == 0;
     if (bench || (name && strcmp(name, "demo") == 0))
         name = first + 1 < argc ? argv[first + 1] : NULL;
+    /* `bench --help`, `demo -h`, `help help`: the list, as for no name */
+    if (name &&
+        (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0))
+        name = NULL;
     if (name == NULL) {
         cli_usage(stdout);
         if (bench)

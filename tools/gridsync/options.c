@@ -318,8 +318,14 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
             return -1;
         }
         if (c <= 0 || c > (int)N_OPTS) {
-            fprintf(stderr, "gridsync: unknown option '%s' (gridsync help lists them)\n",
-                    argv[optind - 1]);
+            /* A short option: its letter (getopt may still be inside its word, which
+             * optind has not passed, so argv[optind - 1] can be the word before it); an
+             * unknown or ambiguous long one (optopt 0): the word. */
+            char letter[3] = {'-', (char)optopt, 0};
+            int in_word = optopt > (int)N_OPTS && optopt < 127;
+            fprintf(stderr,
+                    "gridsync: unknown or ambiguous option '%s' (gridsync help lists them)\n",
+                    in_word ? letter : argv[optind - 1]);
             return -1;
         }
         const struct cli_opt *k = &opts[c - 1];
