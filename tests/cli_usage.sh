@@ -102,6 +102,7 @@ expect 2 bench multi --backend cpu --devices 0 --groups 1 --csv "$dir/no/such/di
 expect_says 2 "option '-x'" info --backend cpu -xyz
 expect 0 bench --help
 expect 0 help help
+expect_says 2 '--iters and --sizes' bench jacobi --backend cpu --sizes 8:7 --iters 2
 expect_says 2 'left nothing to run' bench jacobi --backend cpu --algo flip --sizes 3:1 --form halo
 expect_says 2 '--csv and --json name the same file' bench groups --backend cpu --algo flip \
     --groups 1 --iters 5 --repeats 1 --csv "$dir/same" --json "$dir/same"

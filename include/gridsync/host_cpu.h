@@ -6,7 +6,9 @@
  * gs_local_id(), ... give the linear indices, gs_cpu_group_in(d), ... each dimension's.
  * The same rules as on a GPU: one launch at a time per barrier (GS_ERR_BUSY), a launch
  * with another group size resets the state first, at most GS_CPU_MAX_THREADS (4096)
- * threads in all (GS_ERR_TOO_MANY_GROUPS) and 1024 per group. */
+ * threads in all (GS_ERR_TOO_MANY_GROUPS) and 1024 per group. gridsync/cpu.h is C11
+ * (_Atomic, _Thread_local): compile the kernels as C; a C++ program calls them through
+ * an extern "C" declaration (this header is C++-clean). */
 #ifndef GRIDSYNC_HOST_CPU_H
 #define GRIDSYNC_HOST_CPU_H
 
