@@ -140,27 +140,34 @@ GS_DEVICE gs_grid gs_grid_publish(const gs_grid_fields *f)
 }
 
 /* The body of a gs_grid_begin_<p>: the statements given make `f`, the group's fields
- * (gs_grid_open, then the protocol's setup), and the grid is published. Where the fields
+ * (gs_grid_open, then the protocol's setup), and the grid is published. One argument,
+ * with no comma outside parentheses: OpenCL C 1.2 has no variadic macros (NVIDIA's
+ * compiler refused the program at -cl-std=CL1.2, the seeds' ordering). Where the fields
  * live in shared memory only the representative (on CUDA its warp, gs_begin_lead) makes
  * them: when every work-item read the header, an otherwise empty kernel of 1056 x 256 took
  * 25 us from launch to end on an H100 against 11 us without gridsync (8448 warps' loads of
  * the same few words, queued at one L2 line); with the representative alone, 12.2 against
  * 10.4 in the same run (one warp's lanes reading the same word make one request). */
 #if GS_GRID_IN_SHARED
-#define GS_GRID_BEGIN(...)     \
-    gs_grid g_;                \
-    g_.in_shared_memory_ = 0u; \
-    if (gs_begin_lead()) {     \
-        gs_grid_fields f;      \
-        __VA_ARGS__            \
-        *gs_grid_slot() = f;   \
-    }                          \
-    gs_group_barrier();        \
+/* (clang-format would join the block and the store into one line) */
+/* clang-format off */
+#define GS_GRID_BEGIN(MAKE)        \
+    gs_grid g_;                    \
+    g_.in_shared_memory_ = 0u;     \
+    if (gs_begin_lead()) {         \
+        gs_grid_fields f;          \
+        { MAKE }                   \
+        *gs_grid_slot() = f;       \
+    }                              \
+    gs_group_barrier();            \
     return g_;
+/* clang-format on */
 #else
-#define GS_GRID_BEGIN(...) \
-    gs_grid_fields f;      \
-    __VA_ARGS__            \
+#define GS_GRID_BEGIN(MAKE) \
+    gs_grid_fields f;       \
+    {                       \
+        MAKE                \
+    }                       \
     return f;
 #endif
 
