@@ -622,6 +622,23 @@ GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
                : GS_ABORT_NONE;
 }
 
+/* The group's own misuse found where an episode begins (the one such: an episode after
+ * its gs_arrive_last_<p> in the same launch, gridsync/barrier.h) is recorded, by the
+ * representative, so that the launch ends in an error the host reports, not in groups
+ * that left their loops early and GS_OK. Every other reason was raised, or left for the
+ * host to find, when the launch began (gs_grid_open). A plain store of the reason, not
+ * gs_raise_abort's first-wins exchange: with it in the arrival, PoCL 3.1's LLVM 15 crashed
+ * building the protocols' kernels (SIGSEGV in its inliner, PHINode::removeIncomingValue).
+ * So a later record may replace an earlier one; either names a group that misused the
+ * barrier. */
+GS_DEVICE void gs_bad_told(const gs_grid *g, gs_u32 why)
+{
+    if (why == GS_ABORT_AFTER_LAST) {
+        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), why);
+        gs_record_abort(gs_f(g)->state, why, gs_f(g)->episode, gs_g_group(g), gs_g_lid(g));
+    }
+}
+
 /* Where a protocol's arrival and wait touch the state from the representative alone
  * (after the arrival's group barrier), it tests there whether the launch can use the
  * state (its arrival sets t->why, its wait passes it to the verdict) and defines
@@ -629,28 +646,6 @@ GS_DEVICE gs_u32 gs_group_verdict(const gs_grid *g, gs_u32 why)
  * where every work-item's load of aux and branch before the group barrier cost 30-50 ns
  * a barrier in the Jacobi app's kernel on an H200 (bench/micro/jacobi_barriers.cu,
  * parts-nobad). Elsewhere 0, and gridsync/barrier.h tests it on every work-item. */
-/* The group's own misuse found where an episode begins (the one such: an episode after
- * its gs_arrive_last_<p> in the same launch, gridsync/barrier.h) is recorded, by the
- * representative, so that the launch ends in an error the host reports, not in groups
- * that left their loops early and GS_OK. Every other reason was raised, or left for the
- * host to find, when the launch began (gs_grid_open). Plain stores, not gs_raise_abort's
- * first-wins exchange: with it in the arrival, PoCL 3.1's LLVM 15 crashed building the
- * protocols' kernels (SIGSEGV in its inliner, PHINode::removeIncomingValue). So a later
- * record may replace an earlier one; either names a group that misused the barrier. */
-GS_DEVICE void gs_bad_told(const gs_grid *g, gs_u32 why)
-{
-    if (why == GS_ABORT_AFTER_LAST) {
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_GROUP), gs_g_group(g));
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_EPISODE), gs_f(g)->episode);
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_ITEM), gs_g_lid(g));
-        gs_store_relaxed(gs_word_at(g, GS_LINE_ABORT, GS_ABORT_REASON), why);
-#if defined(GS_HOST_MIRROR) && GS_HOST_MIRROR
-        gs_u64 at = gs_mirror_of(gs_f(g)->state); /* the host's copy: its verdict */
-        if (at != 0u)
-            gs_host_store(at + 4u * GS_ABORT_REASON, why);
-#endif
-    }
-}
 GS_DEVICE gs_u32 gs_rep_launch_bad(gs_token *t, const gs_grid *g)
 {
     t->why = gs_launch_bad(g);
