@@ -8,6 +8,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <threads.h>
 #include <time.h>
 
 #include "gridsync/api.h"
@@ -25,6 +26,7 @@ typedef _Atomic unsigned int gs_word;
  * 2-D and 3-D grids, each dimension's (gs_cpu_group_in(d), ...). */
 typedef struct gs_cpu_self {
     gs_u32 group, groups, lid, lsize;
+    gs_u32 crowd; /* the grid's groups per core, rounded up (gs_cpu_pause) */
     gs_u32 group3[3], groups3[3], lid3[3], lsize3[3];
     struct gs_cpu_team *team;
 } gs_cpu_self;
@@ -103,8 +105,31 @@ typedef _Atomic unsigned long long gs_word64;
 #define gs_load64_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
 #define gs_store64_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 
-/* Threads outnumber cores in every test: a spinner must give its core away. */
-#define gs_pause(polls, backoff_ns) ((void)(polls), (void)(backoff_ns), sched_yield())
+/* Threads outnumber cores in every test: a spinner must give its core away. In a grid of
+ * GS_CPU_SLEEP_CROWD groups per core or more, a long wait (a back-off given: from its 16th
+ * poll) sleeps instead, GS_CPU_SLEEP_NS_PER_GROUP for each group per core. A yielding
+ * waiter stays runnable, and Linux's fair scheduler ran thousands of them before a group
+ * that had still to arrive: flip at 2048 groups of 1 on 2 cores, 200 episodes, had a
+ * slowest episode of 1.5 and 2.5 s, and message passing at 4096 timed out at the default
+ * 5 s. Sleepers that wake often are worse (7 s, and a 60 s timeout). One sleep of 20 us a
+ * group per core kept the slowest under 0.6 s from 2048 to 4096 groups, the median
+ * alike (bench/micro/cpu_crowd.c, bench/results/cpu/crowd.md). Fewer groups per core
+ * are not starved: at 512 groups of 1 the slowest of 200 episodes took 8-10 ms
+ * yielding. */
+#define GS_CPU_SLEEP_CROWD 64u
+#define GS_CPU_SLEEP_NS_PER_GROUP 20000u
+GS_DEVICE void gs_cpu_pause(gs_u32 backoff_ns)
+{
+    gs_u32 crowd = gs_cpu_self_now.crowd;
+    if (backoff_ns == 0u || crowd < GS_CPU_SLEEP_CROWD) {
+        sched_yield();
+        return;
+    }
+    gs_u64 ns = (gs_u64)crowd * GS_CPU_SLEEP_NS_PER_GROUP;
+    struct timespec t = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    thrd_sleep(&t, NULL);
+}
+#define gs_pause(polls, backoff_ns) ((void)(polls), gs_cpu_pause(backoff_ns))
 
 /* C11's clock, so the header needs no POSIX feature macro in user code. */
 GS_DEVICE gs_u64 gs_clock_ns(void)

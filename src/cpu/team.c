@@ -217,6 +217,9 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 256 * 1024);
     g->status = GS_OK;
+    /* A group's representative is its one poller (the others wait in the team barrier). */
+    unsigned cores = dev->info.compute_units ? dev->info.compute_units : 1u;
+    unsigned crowd = (groups + cores - 1u) / cores;
     for (; g->started < g->n; ++g->started) {
         member *m = &g->members[g->started];
         m->run = &g->run;
@@ -224,6 +227,7 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
         m->self.groups = groups;
         m->self.lid = (unsigned)(g->started % group_size);
         m->self.lsize = group_size;
+        m->self.crowd = crowd;
         split3(m->self.group, gdims, m->self.group3);
         split3(m->self.lid, ldims, m->self.lid3);
         for (unsigned d = 0; d < 3; ++d) {
