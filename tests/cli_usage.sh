@@ -6,6 +6,9 @@
 set -u
 cli=$1 dir=$2
 mkdir -p "$dir"
+# Absolute: a few commands run inside $dir (cd), where they may leave files.
+dir=$(cd "$dir" && pwd)
+case $cli in /*) ;; */*) cli=$(pwd)/$cli ;; esac
 failed=0
 
 # expect CODE ARGS...: the command exits with exactly CODE; a 2 must say why on stderr.
@@ -108,6 +111,71 @@ expect_says 2 '--csv and --json name the same file' bench groups --backend cpu -
     --groups 1 --iters 5 --repeats 1 --csv "$dir/same" --json "$dir/same"
 [ ! -s "$dir/out" ] || { echo "FAIL: a table was printed before the CSV was refused" >&2; failed=1; }
 expect 2 bench memory --backend cpu --json "$dir/no/such/dir/m.json"
+# A file option's value that is another option is refused, naming the option (--csv
+# --json wrote a file named --json and ran); ./--json still names such a file.
+here=$(pwd)
+cd "$dir" || exit 1
+expect_says 2 "--csv: '--json' is an option" bench memory --backend cpu --csv --json
+expect_says 2 "--json: '--plot' is an option" bench memory --backend cpu --json --plot
+expect_says 2 "--plot: '--csv' is an option" bench memory --backend cpu --plot --csv
+for f in ./--json ./--plot ./--csv; do
+    [ ! -e "$f" ] || { echo "FAIL: a file option wrote $f" >&2; failed=1; rm -f -- "$f"; }
+done
+expect 0 bench memory --backend cpu --csv ./--json
+[ -s ./--json ] || { echo "FAIL: --csv ./--json wrote no file" >&2; failed=1; }
+rm -f -- ./--json
+cd "$here" || exit 1
+# --max-spread takes a plain decimal number (strtod took 0x10, +5, " 5" and 1e2); the
+# whole numbers were already strict: kept so.
+for bad in 0x10 +5 " 5" 1e2 5x 1.2.3 . -1 1001 inf; do
+    expect_says 2 "--max-spread: bad value" bench groups --backend cpu --algo flip --groups 1 \
+        --iters 5 --repeats 1 --max-spread "$bad"
+done
+expect 0 bench groups --backend cpu --algo flip --groups 1 --iters 5 --repeats 1 --max-spread 2.5
+for bad in "--iters +5" "--iters 0x10" "--groups 2x" "--timeout-ms 1e3"; do
+    # shellcheck disable=SC2086 # the option and its value are two words on purpose
+    expect_says 2 "${bad%% *}: bad value" bench groups --backend cpu $bad
+done
+expect_says 2 "--repeats: bad value" bench groups --backend cpu --repeats " 3"
+expect_says 2 "--steps: bad value" bench pi --backend cpu --steps +1000
+# A write that fails once the file is open (a full disk) is reported, naming the file,
+# and is exit status 1: the rows were measured (they all exited 0; bench 2).
+if [ -w /dev/full ]; then
+    small="--backend cpu --algo flip --groups 1 --iters 5 --repeats 1"
+    for opt in csv json plot; do
+        # shellcheck disable=SC2086
+        expect_says 1 "cannot .*/dev/full" bench groups $small --$opt /dev/full
+    done
+    expect_says 1 'cannot write /dev/full' bench memory --backend cpu --csv /dev/full
+    for opt in csv json; do
+        expect_says 1 'cannot write /dev/full' bench pi --backend cpu --quick --steps 1000 --$opt /dev/full
+        expect_says 1 'cannot write /dev/full' bench multi --backend cpu --devices 0 --groups 1 \
+            --iters 5 --repeats 1 --$opt /dev/full
+    done
+    expect_says 1 'cannot write /dev/full' demo testsync --backend cpu --groups 2 --csv /dev/full
+fi
+# An option another one makes do nothing is refused, naming both (they were dropped).
+expect_says 2 '--iters-list and --appendix' bench thesis --backend cpu --appendix H --iters-list 5 \
+    --groups 1 --block 2 --compute 1 --repeats 1
+expect_says 2 '--iters and --appendix' bench thesis --backend cpu --appendix I --iters 5 \
+    --groups 1 --block 2 --compute 1 --repeats 1
+expect_says 2 '--compute and --appendix' bench thesis --backend cpu --appendix J --compute 5
+expect_says 2 '--repeats and --appendix' bench thesis --backend cpu --appendix J --repeats 2
+wf="bench wavefront --backend cpu --quick --repeats 1 --matrix 32"
+# shellcheck disable=SC2086
+expect_says 2 '--algo and --schemes' $wf --algo flip --schemes local
+# shellcheck disable=SC2086
+expect_says 2 '--variants and --schemes' $wf --variants row --schemes global
+# shellcheck disable=SC2086
+expect_says 2 '--groups and --schemes' $wf --groups 2 --schemes relaunch
+expect_says 2 '--iters and --sizes' bench sor --backend cpu --repeats 1 --sizes 8:2 --iters 3
+expect_says 2 '--iters and --sizes' bench stencil --backend cpu --repeats 1 --sizes 64:2 --iters 3
+# An exit 2 leaves an existing output file as it was (a header alone replaced it).
+echo keep >"$dir/keep.csv"
+expect_says 2 '--iters and --sizes' bench jacobi --backend cpu --sizes 8:7 --iters 2 --csv "$dir/keep.csv"
+expect_says 2 'left nothing to run' bench jacobi --backend cpu --algo flip --sizes 3:1 --form halo \
+    --csv "$dir/keep.csv"
+has "$dir/keep.csv" '^keep$' "a bench jacobi that exited 2 overwrote its --csv file"
 expect 0 --help
 expect 0 info --backend cpu
 grep -q '^cpu device:' "$dir/out" || { echo "FAIL: info --backend cpu names no cpu device" >&2; failed=1; }

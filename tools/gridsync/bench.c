@@ -86,8 +86,10 @@ int cmd_bench(const cli_command *e, const cli_options *options)
     table_print_tail(&t, stdout);
     if (e->summary)
         e->summary(&t, stdout);
-    if (table_write(&t, o, t.xlabel ? t.xlabel : e->xlabel) != 0)
-        rc = rc ? rc : 2;
+    /* No row (the options refused, or nothing left to run: exit 2) leaves the output
+     * files as they were: a header alone replaced them. Rows that cannot be written exit
+     * 1, as a failed row does: 2 is for what is found before the run. */
+    int unwritten = t.n > 0 && table_write(&t, o, t.xlabel ? t.xlabel : e->xlabel) != 0;
     if (t.n == 0 && rc == 0) { /* a run that measured and checked nothing is no pass */
         fprintf(stderr,
                 "gridsync: bench %s: these options left nothing to run (see the "
@@ -103,6 +105,8 @@ int cmd_bench(const cli_command *e, const cli_options *options)
                      o->allow_refused ? "" : " (--allow-refused: refused rows do not count)");
         rc = rc ? rc : 1;
     }
+    if (unwritten)
+        rc = rc ? rc : 1;
     table_free(&t);
     gs_device_close(dev);
     return rc;

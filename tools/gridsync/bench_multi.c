@@ -271,14 +271,12 @@ static void print_row(const bm_row *r)
     fflush(stdout);
 }
 
-static void write_files(const cli_options *o, const gs_device_info *d, const bm_row *rows,
-                        unsigned n)
+/* --csv and --json; non-zero where one could not be written (said on stderr). */
+static int write_files(const cli_options *o, const gs_device_info *d, const bm_row *rows,
+                       unsigned n)
 {
-    FILE *c = o->csv ? fopen(o->csv, "w") : NULL, *j = o->json ? fopen(o->json, "w") : NULL;
-    if (o->csv && !c)
-        cli_progress("cannot write %s", o->csv);
-    if (o->json && !j)
-        cli_progress("cannot write %s", o->json);
+    FILE *c = o->csv ? cli_output_open(o->csv) : NULL;
+    FILE *j = o->json ? cli_output_open(o->json) : NULL;
     if (c)
         fprintf(c, "experiment,device,backend,method,devices,ranks,groups,block,iters,"
                    "ns_per_barrier,x_relaunch,check\n");
@@ -299,12 +297,9 @@ static void write_files(const cli_options *o, const gs_device_info *d, const bm_
                     r->method, r->devices, r->ranks, r->groups, r->block, r->iters, r->ns,
                     r->x_relaunch, r->check, i + 1 < n ? "," : "");
     }
-    if (c)
-        fclose(c);
-    if (j) {
+    if (j)
         fprintf(j, "  ]\n}\n");
-        fclose(j);
-    }
+    return cli_output_close(c, o->csv) | cli_output_close(j, o->json); /* both closed */
 }
 
 /* The back end: CUDA where a GPU opens (auto), else cpu; OpenCL has no system scope. */
@@ -422,11 +417,12 @@ int cmd_multi(const cli_options *o)
             n += 2;
         }
     }
-    if (rows)
-        write_files(o, &d, rows, n);
     rc = rows ? (failed ? 1 : 0) : 2;
     if (failed)
         cli_progress("%u row%s did not pass: exit status 1", failed, failed == 1 ? "" : "s");
+    /* after the run: 1, as for a failed row (2 is for what is found before it) */
+    if (rows && write_files(o, &d, rows, n) != 0)
+        rc = 1;
     free(rows);
 out:
     for (unsigned i = 0; i < sizeof handles / sizeof *handles; ++i)

@@ -54,10 +54,12 @@ static int grid_of(gs_device *dev, const gs_device_info *d, const cli_options *o
     return 0;
 }
 
-static void write_files(const cli_options *o, const gs_device_info *d, const pi_row *rows,
-                        unsigned n, unsigned groups, unsigned block)
+/* --csv and --json; non-zero where one could not be written (said on stderr). */
+static int write_files(const cli_options *o, const gs_device_info *d, const pi_row *rows,
+                       unsigned n, unsigned groups, unsigned block)
 {
-    FILE *c = o->csv ? fopen(o->csv, "w") : NULL, *j = o->json ? fopen(o->json, "w") : NULL;
+    FILE *c = o->csv ? cli_output_open(o->csv) : NULL;
+    FILE *j = o->json ? cli_output_open(o->json) : NULL;
     if (c)
         fprintf(c, "experiment,device,backend,way,groups,block,steps,pi,abs_error,ms,paired_us,"
                    "steps_per_s,check\n");
@@ -84,10 +86,7 @@ static void write_files(const cli_options *o, const gs_device_info *d, const pi_
     }
     if (j)
         fprintf(j, "  ]\n}\n");
-    if (c)
-        fclose(c);
-    if (j)
-        fclose(j);
+    return cli_output_close(c, o->csv) | cli_output_close(j, o->json); /* both closed */
 }
 
 int cmd_pi(const cli_options *o)
@@ -145,12 +144,13 @@ int cmd_pi(const cli_options *o)
         fflush(stdout);
     }
     int rc = rows ? 0 : 2;
-    if (rows)
-        write_files(o, &d, rows, n, groups, block);
     if (failed) {
         cli_progress("%u row%s did not pass: exit status 1", failed, failed == 1 ? "" : "s");
         rc = 1;
     }
+    /* after the run: 1, as for a failed row (2 is for what is found before it) */
+    if (rows && write_files(o, &d, rows, n, groups, block) != 0)
+        rc = 1;
     free(rows);
     gs_device_close(dev);
     return rc;

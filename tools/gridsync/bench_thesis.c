@@ -73,6 +73,34 @@ static void i_iters(cli_options *w, int is_gpu)
         w->iters_list[w->n_iters] = thesis_iters[w->n_iters];
 }
 
+/* The options that act in some appendices only, and which: where --appendix leaves all
+ * of those out the option would do nothing, so it is refused (J times nothing: no
+ * timing option acts there). */
+static const struct {
+    unsigned opt, appendices;
+    const char *names;
+} only_in[] = {
+    {OPT_ITERS, CLI_APPENDIX_H, "appendix H"}, /* I's barrier counts are --iters-list */
+    {OPT_ITERS_LIST, CLI_APPENDIX_I, "appendix I"},
+    {OPT_COMPUTE, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+    {OPT_REPEATS, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+    {OPT_TIMEOUT, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+    {OPT_QUICK, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+    {OPT_MAX_SPREAD, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+    {OPT_ALLOW_REFUSED, CLI_APPENDIX_H | CLI_APPENDIX_I, "appendices H and I"},
+};
+
+/* 2 where an option given acts in none of the appendices --appendix names, else 0. */
+static int check_appendix(const cli_options *o)
+{
+    for (unsigned i = 0; o->appendix && i < sizeof only_in / sizeof *only_in; ++i)
+        if ((o->given & only_in[i].opt) && !(o->appendix & only_in[i].appendices))
+            return cli_refuse_pair(only_in[i].opt, OPT_APPENDIX,
+                                   "--%s acts in %s only, which --appendix leaves out",
+                                   cli_option_name(only_in[i].opt), only_in[i].names);
+    return 0;
+}
+
 int bench_thesis(gs_device *dev, const cli_options *o, bench_table *t)
 {
     unsigned which = o->appendix ? o->appendix : CLI_APPENDIX_H | CLI_APPENDIX_I | CLI_APPENDIX_J;
@@ -84,6 +112,8 @@ int bench_thesis(gs_device *dev, const cli_options *o, bench_table *t)
                         "--appendix I (J times nothing)\n");
         return 2;
     }
+    if (check_appendix(o) != 0)
+        return 2;
     if (o->n_compute > 1) {
         fprintf(stderr, "gridsync: --compute takes one value here (the thesis's averages per "
                         "work-item per barrier)\n");

@@ -285,6 +285,27 @@ static int schemes_of(wf *w)
     return 0;
 }
 
+/* --algo, --variants and --groups act on some schemes only: with --schemes leaving those
+ * out they would do nothing, and are refused instead. 2 (said on stderr), else 0. */
+static int check_schemes(const wf *w)
+{
+    const cli_options *o = w->o;
+    if (!o->n_schemes)
+        return 0;
+    if (o->n_algos && !wants(w, NW_GLOBAL))
+        return cli_refuse_pair(OPT_ALGO, OPT_SCHEMES,
+                               "--algo picks the global scheme's protocol, which --schemes leaves "
+                               "out");
+    if (o->n_variants && !wants(w, NW_LOCAL))
+        return cli_refuse_pair(OPT_VARIANTS, OPT_SCHEMES,
+                               "--variants are the local scheme's, which --schemes leaves out");
+    if (o->n_groups && !wants(w, NW_LOCAL) && !wants(w, NW_LOCAL_TAGGED))
+        return cli_refuse_pair(OPT_GROUPS, OPT_SCHEMES,
+                               "--groups sets the grids of local and local-tagged, which "
+                               "--schemes leaves out");
+    return 0;
+}
+
 /* The named variants (each checked), or the default list `def`. -1: a bad name. */
 static int variants_of(const cli_options *o, const char *const *def, unsigned n_def,
                        nw_variant *out, unsigned *n)
@@ -319,7 +340,7 @@ int bench_wavefront(gs_device *dev, const cli_options *o, bench_table *t)
     }
     if (o->n_algos == 1)
         w.protocol = (gs_algo)o->algos[0];
-    if (schemes_of(&w) != 0)
+    if (schemes_of(&w) != 0 || check_schemes(&w) != 0)
         return 2;
     for (unsigned i = 0; i < o->n_tiles; ++i)
         if (o->tiles[i] != 16 && o->tiles[i] != 32 && o->tiles[i] != 64) {

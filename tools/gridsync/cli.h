@@ -178,6 +178,21 @@ int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
  * no two name the same file; else 0, having said which (the command then exits 2 before
  * anything runs, as the README says). */
 int cli_outputs_ok(const cli_options *o);
+/* An output file the options name, opened for writing; NULL having said on stderr that
+ * it cannot be written. */
+FILE *cli_output_open(const char *path);
+/* Every writer of an output file ends with this: flushes and closes f, which
+ * cli_output_open(path) gave, and says on stderr which file could not be written where a
+ * write failed (a full disk). 0 where every write reached the file, or where path is NULL
+ * (no such output asked for); -1 otherwise, and where f is NULL (the open failed and said
+ * so). The command then exits 1: the rows were measured, not refused before the run. */
+int cli_output_close(FILE *f, const char *path);
+/* Where option a (an OPT_* bit) would do nothing beside option b's value, it is refused
+ * rather than dropped: says "--a and --b: " then why (printf's format and arguments) on
+ * stderr, and returns 2, the exit status. */
+int cli_refuse_pair(unsigned a, unsigned b, const char *why, ...);
+/* The option's name, without its --, for its OPT_* bit. */
+const char *cli_option_name(unsigned bit);
 /* The protocols the options name that run on this device (all: every supported one). */
 unsigned cli_algos(const cli_options *o, gs_device *dev, gs_algo *out);
 void cli_progress(const char *fmt, ...);

@@ -175,13 +175,14 @@ void cli_usage(FILE *f)
     fprintf(f, " [options]\n       gridsync demo ");
     for (unsigned i = 0; i < COUNT(demos); ++i)
         fprintf(f, "%s%s", i ? "|" : "", demos[i].name);
-    fprintf(f,
-            " [options]\n"
-            "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
-            "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
-            "(more groups than fit; --allow-refused: not counted) or ended in an error; 2 bad\n"
-            "usage, no device, no named protocol that runs on it, or an output file that cannot\n"
-            "be written, all found before anything runs.\n");
+    fprintf(f, " [options]\n"
+               "A table goes to stdout, a row as soon as it is measured, progress to stderr.\n"
+               "Exit status: 0 every row passed; 1 a row failed its check, timed out, was refused\n"
+               "(more groups than fit; --allow-refused: not counted) or ended in an error, or an\n"
+               "output file could not be written after the run (a full disk); 2 bad usage (an\n"
+               "option another one makes do nothing among them), no device, no named protocol\n"
+               "that runs on it, or an output file that cannot be written, all found before\n"
+               "anything runs.\n");
 }
 
 static void help_one(const cli_command *c, int bench, FILE *f)

@@ -75,7 +75,7 @@ int cmd_testsync(const cli_options *o)
         gs_device_max_groups(dev, 256, &big_bound) == GS_OK)
         for (int sync = 1; sync >= 0; --sync)
             failed |= run_one(dev, o, big_bound, 256, sync, &rows[n++]);
-    FILE *f = o->csv ? fopen(o->csv, "w") : NULL;
+    FILE *f = o->csv ? cli_output_open(o->csv) : NULL;
     if (f) {
         fprintf(f, "experiment,device,backend,kernel,groups,block,elements,wrong,check\n");
         for (unsigned i = 0; i < n; ++i)
@@ -85,10 +85,11 @@ int cmd_testsync(const cli_options *o)
                     rows[i].status != GS_OK ? bench_verdict(rows[i].status)
                     : rows[i].sync          ? (rows[i].wrong ? "FAIL" : "pass")
                                             : "n/a");
-        fclose(f);
     }
+    /* after the run: 1, as for a wrong element (2 is for what is found before it) */
+    int unwritten = cli_output_close(f, o->csv) != 0;
     gs_device_close(dev);
     if (failed)
         cli_progress("test_sync read a wrong element or did not run: exit status 1");
-    return failed ? 1 : 0;
+    return failed || unwritten ? 1 : 0;
 }

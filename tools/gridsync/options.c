@@ -1,5 +1,6 @@
 /* Command-line options common to every subcommand. A bad value is reported with its
  * option and the range it must lie in, before anything opens a device. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -71,13 +72,30 @@ static const struct cli_opt {
 };
 #define N_OPTS (sizeof opts / sizeof *opts)
 
-static int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
+/* The options whose value is a file name: --csv --json is a missing value, not a file
+ * called --json (it wrote one). */
+#define OPT_FILES (OPT_CSV | OPT_JSON | OPT_PLOT)
+
+/* Every whole number of the options: decimal digits and nothing else, min..max. strtoull
+ * alone takes " 5", "+5" and "-5" (as a huge number), and stops at the x of "0x10". */
+static int parse_ull(const char *s, unsigned long long min, unsigned long long max,
+                     unsigned long long *out)
 {
     char *end;
     if (*s < '0' || *s > '9')
-        return -1; /* strtoul would take "-5" as a huge number, and " 5" */
+        return -1;
+    errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0' || v < min || v > max)
+    if (*end != '\0' || errno == ERANGE || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_uint(const char *s, unsigned min, unsigned max, unsigned *out)
+{
+    unsigned long long v;
+    if (parse_ull(s, min, max, &v) != 0)
         return -1;
     *out = (unsigned)v;
     return 0;
@@ -150,13 +168,9 @@ static int take_size(const char *tok, void *ctx)
 static int take_steps(const char *tok, void *ctx)
 {
     cli_options *o = ctx;
-    char *end;
-    if (*tok < '0' || *tok > '9' || o->n_steps == CLI_MAX_LIST)
+    if (o->n_steps == CLI_MAX_LIST || parse_ull(tok, 1, CLI_MAX_STEPS, &o->steps[o->n_steps]) != 0)
         return -1;
-    unsigned long long v = strtoull(tok, &end, 10);
-    if (*end != '\0' || v < 1 || v > CLI_MAX_STEPS)
-        return -1;
-    o->steps[o->n_steps++] = v;
+    ++o->n_steps;
     return 0;
 }
 
@@ -253,11 +267,16 @@ static int parse_algos(const char *s, cli_options *o)
     return each_element(s, take_algo, o);
 }
 
-static int parse_spread(const char *s, double *out)
+/* A plain decimal number, min..max: digits with at most one point ("0.5", "2", ".5").
+ * strtod alone takes "0x10", "+5", " 5", "1e2" and "inf". */
+static int parse_decimal(const char *s, double min, double max, double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || !(v >= 0 && v <= 1000))
+    size_t whole = strspn(s, "0123456789"), point = s[whole] == '.';
+    size_t frac = strspn(s + whole + point, "0123456789");
+    if (whole + frac == 0 || s[whole + point + frac] != '\0')
+        return -1;
+    double v = strtod(s, NULL);
+    if (!(v >= min && v <= max))
         return -1;
     *out = v;
     return 0;
@@ -289,7 +308,7 @@ static int take(const struct cli_opt *k, const char *v, cli_options *o)
     case OPT_REPEATS: return parse_uint(v, 1, 1000, &o->repeats);
     case OPT_TIMEOUT: return parse_uint(v, 1, CLI_MAX_TIMEOUT_MS, &o->timeout_ms);
     case OPT_QUICK: o->quick = 1; return 0;
-    case OPT_MAX_SPREAD: return parse_spread(v, &o->max_spread);
+    case OPT_MAX_SPREAD: return parse_decimal(v, 0, 1000, &o->max_spread);
     case OPT_ALLOW_REFUSED: o->allow_refused = 1; return 0;
     case OPT_CSV: o->csv = v; return 0;
     case OPT_JSON: o->json = v; return 0;
@@ -330,6 +349,13 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         }
         const struct cli_opt *k = &opts[c - 1];
         o->given |= k->bit;
+        if ((k->bit & OPT_FILES) && strncmp(optarg, "--", 2) == 0) {
+            fprintf(stderr,
+                    "gridsync: --%s: '%s' is an option, not a file name: --%s needs a file "
+                    "(./%s names a file called so)\n",
+                    k->name, optarg, k->name, optarg);
+            return -1;
+        }
         if (take(k, optarg, o) != 0) {
             fprintf(stderr, "gridsync: --%s: bad value '%s'; it takes %s\n", k->name, optarg,
                     k->text);
@@ -421,6 +447,53 @@ int cli_outputs_ok(const cli_options *o)
                 return 0;
             }
     return writable(o->csv) && writable(o->json) && writable(o->plot);
+}
+
+FILE *cli_output_open(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        fprintf(stderr, "gridsync: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+/* fclose alone misses a write that failed before its last flush (the error indicator is
+ * set, the final flush can still succeed), and callers that ignored it exited 0 with a
+ * CSV cut short on a full disk: the flush, the indicator and the close, all three. */
+int cli_output_close(FILE *f, const char *path)
+{
+    if (path == NULL)
+        return 0; /* not asked for */
+    if (f == NULL)
+        return -1; /* cli_output_open said why */
+    int flushed = fflush(f) == 0, err = flushed ? 0 : errno, failed = !flushed || ferror(f);
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        err = errno;
+    }
+    if (failed)
+        fprintf(stderr, "gridsync: cannot write %s: %s\n", path,
+                err ? strerror(err) : "a write to it failed");
+    return failed ? -1 : 0;
+}
+
+const char *cli_option_name(unsigned bit)
+{
+    for (unsigned i = 0; i < N_OPTS; ++i)
+        if (opts[i].bit == bit)
+            return opts[i].name;
+    return "?";
+}
+
+int cli_refuse_pair(unsigned a, unsigned b, const char *why, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gridsync: --%s and --%s: ", cli_option_name(a), cli_option_name(b));
+    va_start(ap, why);
+    vfprintf(stderr, why, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
 }
 
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)

@@ -2,6 +2,7 @@
  * its device. Ratios are to the baselines measured in the same run. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -128,7 +129,7 @@ static void json_string(FILE *f, const char *s)
 
 static int write_csv(const bench_table *t, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_output_open(path);
     if (!f)
         return -1;
     fprintf(
@@ -158,12 +159,12 @@ static int write_csv(const bench_table *t, const char *path)
         }
         fprintf(f, "%s\n", r->check);
     }
-    return fclose(f);
+    return cli_output_close(f, path);
 }
 
 static int write_json(const bench_table *t, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_output_open(path);
     if (!f)
         return -1;
     fprintf(f, "{\n  \"device\": {\"name\": ");
@@ -203,7 +204,7 @@ static int write_json(const bench_table *t, const char *path)
         fprintf(f, "\"check\": \"%s\"}%s\n", r->check, i + 1 < t->n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
-    return fclose(f);
+    return cli_output_close(f, path);
 }
 
 /* The value a row has on the plot's x axis. */
@@ -237,9 +238,10 @@ static int starts_line(const bench_table *t, unsigned i, const char *xlabel)
     return 1;
 }
 
-/* A line per protocol (and form) of `y` against `xlabel` (groups, iters or compute),
- * drawn by gnuplot: total ms against iters, ns per barrier otherwise. */
-static int write_plot(const bench_table *t, const char *path, const char *xlabel)
+/* gnuplot's script for a line per protocol (and form) of `y` against `xlabel` (groups,
+ * iters or compute): total ms against iters, ns per barrier otherwise. The PNG goes to
+ * gnuplot's stdout. */
+static void plot_script(const bench_table *t, const char *xlabel, FILE *g)
 {
     int by_iters = strcmp(xlabel, "iters") == 0, forms = 0, grids = 0, sizes = 0;
     for (unsigned i = 1; i < t->n; ++i) {
@@ -247,10 +249,7 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
         grids |= strcmp(xlabel, "groups") != 0 && t->rows[i].groups != t->rows[0].groups;
         sizes |= t->rows[i].n != t->rows[0].n;
     }
-    FILE *g = popen("gnuplot 2>/dev/null", "w");
-    if (!g)
-        return -1;
-    fprintf(g, "set terminal pngcairo size 900,600\nset output '%s'\nset key outside\n", path);
+    fprintf(g, "set terminal pngcairo size 900,600\nset key outside\n");
     fprintf(g, "set title \"%s (%s)\"\nset xlabel '%s'\nset ylabel '%s'\nset logscale y\n",
             t->dev.name, gs_backend_name(t->dev.backend), xlabel,
             by_iters               ? "total ms"
@@ -283,23 +282,85 @@ static int write_plot(const bench_table *t, const char *path, const char *xlabel
                         by_iters ? t->rows[k].total_ms : t->rows[k].ns_per_barrier);
         fprintf(g, "e\n");
     }
-    return pclose(g) == 0 ? 0 : -1;
 }
 
+/* The PNG gnuplot draws from `script`, read from its stdout; NULL where gnuplot failed
+ * (or is missing) or drew nothing. */
+static unsigned char *run_gnuplot(const char *script, size_t *size)
+{
+    char cmd[4200];
+    unsigned char *png = NULL;
+    size_t n = 0, cap = 0, got = 1;
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", script);
+    FILE *g = popen(cmd, "r");
+    if (g == NULL)
+        return NULL;
+    while (got > 0) {
+        if (n == cap) {
+            unsigned char *more = realloc(png, cap ? 2 * cap : 65536);
+            if (more == NULL)
+                break;
+            png = more;
+            cap = cap ? 2 * cap : 65536;
+        }
+        n += got = fread(png + n, 1, cap - n, g);
+    }
+    int ok = got == 0 && !ferror(g);
+    if (pclose(g) != 0 || !ok || n == 0) {
+        free(png);
+        return NULL;
+    }
+    *size = n;
+    return png;
+}
+
+/* The plot, drawn by gnuplot from a script in a temporary file, its PNG read back and
+ * written here: gnuplot writing the file itself exits 0 having written nothing on a full
+ * disk, so every write to the --plot file is ours, checked as the CSV's are. */
+static int write_plot(const bench_table *t, const char *path, const char *xlabel)
+{
+    const char *tmp = getenv("TMPDIR");
+    char script[4096];
+    size_t size = 0;
+    /* the shell sees the name in single quotes: a directory with one is not used */
+    snprintf(script, sizeof script, "%s/gridsync-plot-XXXXXX",
+             tmp && *tmp && !strchr(tmp, '\'') ? tmp : "/tmp");
+    int fd = mkstemp(script);
+    FILE *s = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (s == NULL) {
+        fprintf(stderr, "gridsync: cannot plot to %s: no temporary file for gnuplot's script\n",
+                path);
+        if (fd >= 0) {
+            close(fd);
+            remove(script);
+        }
+        return -1;
+    }
+    plot_script(t, xlabel, s);
+    int scripted = cli_output_close(s, script) == 0; /* else it said why */
+    unsigned char *png = scripted ? run_gnuplot(script, &size) : NULL;
+    remove(script);
+    if (png == NULL) {
+        fprintf(stderr, "gridsync: cannot plot to %s%s\n", path,
+                scripted ? " (is gnuplot installed?)" : "");
+        return -1;
+    }
+    FILE *f = cli_output_open(path);
+    if (f)
+        fwrite(png, 1, size, f);
+    free(png);
+    return cli_output_close(f, path);
+}
+
+/* Each writer says which file it could not write. */
 int table_write(const bench_table *t, const cli_options *o, const char *xlabel)
 {
     int rc = 0;
-    if (o->csv && write_csv(t, o->csv) != 0) {
-        fprintf(stderr, "gridsync: cannot write %s\n", o->csv);
+    if (o->csv && write_csv(t, o->csv) != 0)
         rc = -1;
-    }
-    if (o->json && write_json(t, o->json) != 0) {
-        fprintf(stderr, "gridsync: cannot write %s\n", o->json);
+    if (o->json && write_json(t, o->json) != 0)
         rc = -1;
-    }
-    if (o->plot && write_plot(t, o->plot, xlabel) != 0) {
-        fprintf(stderr, "gridsync: cannot plot to %s (is gnuplot installed?)\n", o->plot);
+    if (o->plot && write_plot(t, o->plot, xlabel) != 0)
         rc = -1;
-    }
     return rc;
 }
