@@ -244,6 +244,14 @@ fi
 sed 's/"[^"]*"//g' "$dir/groups.csv" | awk -F, 'NR > 1 && $14 != "" { bad = 1 } END { exit bad }' ||
     { echo "FAIL: groups.csv has a ratio_cg where cg did not run" >&2; failed=1; }
 
+# More groups than the cpu back end can hold at once (GS_CPU_MAX_THREADS): check refuses
+# before any run (it printed a row of errors and "waits bounded at 0 ms"); bench memory
+# shows the state as refused, not as an error, and --allow-refused lets it pass.
+expect_says 2 'at most [0-9]+ groups of 1 can be co-resident' check --backend cpu --groups 8192 --block 1
+expect 1 bench memory --backend cpu --algo flip --groups 4096,8192
+has "$dir/out" '^memory +flip +8192 .* refused$' "bench memory: a state past the bound is not shown as refused"
+expect 0 bench memory --backend cpu --algo flip --groups 4096,8192 --allow-refused
+
 # Rows are printed as they are measured: the first row is out while a long second one
 # still runs (nothing was printed before the end).
 "$cli" bench iters --backend cpu --algo central --groups 1 --iters-list 10,1000000000 --repeats 1 \

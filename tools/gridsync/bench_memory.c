@@ -19,7 +19,8 @@ int bench_memory(gs_device *dev, const cli_options *o, bench_table *t)
             r->algo = algos[a];
             r->groups = groups;
             r->status = gs_barrier_create(dev, algos[a], groups, &b);
-            r->check = r->status == GS_OK ? "n/a" : "error";
+            /* a state no launch could use is refused, not made (cpu: past GS_CPU_MAX_THREADS) */
+            r->check = r->status == GS_OK ? "n/a" : bench_verdict(r->status);
             if (r->status == GS_OK) {
                 gs_barrier_state_bytes(b, &r->state_bytes);
                 gs_barrier_destroy(b);

@@ -36,8 +36,9 @@ static const cli_command experiments[] = {
      BENCH_TIMED | OPT_GROUPS | OPT_ONE_GROUPS | OPT_ITERS_LIST, NULL, bench_iters, "iters", NULL,
      0, 0},
     {"memory", "[options]",
-     "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.",
-     BENCH_OUT | OPT_GROUPS, NULL, bench_memory, "groups", NULL, 0, 0},
+     "Bytes of barrier state against the number of groups (thesis Appendix J); runs nothing.\n"
+     "A state for more groups than can be co-resident is refused, not made (check: refused).",
+     BENCH_OUT | OPT_GROUPS | OPT_ALLOW_REFUSED, NULL, bench_memory, "groups", NULL, 0, 0},
     {"thesis", "[--appendix H|I|J] [options]",
      "The 2013 thesis's experiments (seed 000): its CB, DCB and CPU Sync (central, lockfree,\n"
      "relaunch) in work-groups of 128, its computation avg = (a + b) / 2 20000 times per\n"
