@@ -252,6 +252,13 @@ expect 1 bench memory --backend cpu --algo flip --groups 4096,8192
 has "$dir/out" '^memory +flip +8192 .* refused$' "bench memory: a state past the bound is not shown as refused"
 expect 0 bench memory --backend cpu --algo flip --groups 4096,8192 --allow-refused
 
+# A size whose matrices cannot fit the machine's memory ends at once in an error row that
+# says so (it paged for minutes: 10.8 GB after 60 s). 65536^2: 16 GiB a matrix, a
+# reference, a result and one per method on the cpu; skipped on a machine of 96 GiB or more.
+if [ "$(awk '/^MemTotal:/ { print int($2 / 1048576) }' /proc/meminfo)" -lt 96 ]; then
+    expect_says 1 'GS_ERR_OUT_OF_MEMORY' bench wavefront --backend cpu --matrix 65536 --tile 16
+fi
+
 # Rows are printed as they are measured: the first row is out while a long second one
 # still runs (nothing was printed before the end).
 "$cli" bench iters --backend cpu --algo central --groups 1 --iters-list 10,1000000000 --repeats 1 \

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void gsa_vnote(char *error, size_t size, const char *fmt, va_list ap)
 {
@@ -192,9 +193,21 @@ gs_status gsa_compare(unsigned n, unsigned repeats, const gsa_compare_ops *ops, 
     return st;
 }
 
-gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, size_t size, int own_ref,
-                                unsigned n)
+int gsa_memory_fits(gs_device *dev, double host, double device)
 {
+    gs_device_info info;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (gs_device_get_info(dev, &info) == GS_OK && info.backend == GS_BACKEND_CPU)
+        host += device;
+    return pages <= 0 || page <= 0 || host <= (double)pages * (double)page;
+}
+
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, gs_device *dev, size_t cells, size_t size,
+                                int own_ref, unsigned n, unsigned device_arrays)
+{
+    double array = (double)cells * (double)size;
+    if (!gsa_memory_fits(dev, 3.0 * array, device_arrays * array)) /* the reference: 1 */
+        return GS_ERR_OUT_OF_MEMORY;
     m->initial = malloc(cells * size);
     m->result = malloc(cells * size);
     m->own_ref = own_ref ? malloc(cells * size) : NULL;

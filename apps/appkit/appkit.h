@@ -153,8 +153,18 @@ typedef struct gsa_compare_mem {
     gs_status *status;
     gsa_timing *timing;
 } gsa_compare_mem;
-gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, size_t cells, size_t size, int own_ref,
-                                unsigned n);
+gs_status gsa_compare_mem_alloc(gsa_compare_mem *m, gs_device *dev, size_t cells, size_t size,
+                                int own_ref, unsigned n, unsigned device_arrays);
+/* Whether a run that holds `host` bytes in host memory and `device` bytes on dev can hold
+ * them at all: no more than the machine's physical memory (1 where it cannot be told); on
+ * the cpu back end the device's bytes are host memory too. Past it malloc does not fail
+ * (Linux overcommits): the process pages for minutes and is killed (bench wavefront
+ * --matrix 65536, a reference and a result of 16 GiB each and a matrix per method on the
+ * cpu, had taken 10.8 GB of a 24 GB machine after 60 s). The apps end such sizes in
+ * GS_ERR_OUT_OF_MEMORY before they allocate. (gsa_compare_mem_alloc: the initial state,
+ * the result and a reference, own or the caller's, on the host, device_arrays of them on
+ * the device.) */
+int gsa_memory_fits(gs_device *dev, double host, double device);
 void gsa_compare_mem_free(gsa_compare_mem *m);
 
 /* A configuration's timing in milliseconds (its median, fastest and slowest run) and its

@@ -207,9 +207,9 @@ gs_status gsj_run_methods(gs_device *dev, const gsj_config *cfgs, unsigned n, gs
     gsa_compare_mem m = {0};
     int compared = 0; /* then each configuration has its own status */
     gsj_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
-    if (st == GS_OK &&
-        (gsa_compare_mem_alloc(&m, (size_t)cfgs[0].n * cfgs[0].n, sizeof(float), need_ref, n) ||
-         es == NULL))
+    if (st == GS_OK && (gsa_compare_mem_alloc(&m, dev, (size_t)cfgs[0].n * cfgs[0].n, sizeof(float),
+                                              need_ref, n, 2) ||
+                        es == NULL))
         st = GS_ERR_OUT_OF_MEMORY;
     if (st == GS_OK && m.own_ref)
         st = gsj_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, m.own_ref);

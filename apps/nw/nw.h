@@ -143,6 +143,13 @@ gs_status nw_run(gs_device *dev, const nw_config *cfg, nw_result *out);
  * its one-configuration case. */
 gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_result *out);
 
+/* Whether `configs` methods of size n can be compared here at all: a result and a
+ * reference in host memory and a matrix per method on the device (on the cpu back end,
+ * host memory too), within the machine's memory. nw_run_methods returns
+ * GS_ERR_OUT_OF_MEMORY for every one otherwise; a caller that computes the reference
+ * itself asks first. */
+int nw_memory_fits(gs_device *dev, unsigned n, unsigned configs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -255,6 +255,12 @@ static gs_status configs_ok(gs_device *dev, const nw_config *cfgs, unsigned n)
 
 GSA_COMPARE_SESSIONS(nw, nw_session, nw_backend, int32_t, run_checked);
 
+int nw_memory_fits(gs_device *dev, unsigned n, unsigned configs)
+{
+    double matrix = ((double)n + 1.0) * ((double)n + 1.0) * sizeof(int32_t);
+    return gsa_memory_fits(dev, 2.0 * matrix, configs * matrix); /* a result, a reference */
+}
+
 gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_result *out)
 {
     if (out == NULL || n == 0)
@@ -276,6 +282,8 @@ gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_r
     gsa_timing *timing = c0 ? calloc(n, sizeof *timing) : NULL;
     if (st == GS_OK && !(s1 && s2 && result && (own_ref || !need_ref) && es && status && timing))
         st = GS_ERR_OUT_OF_MEMORY;
+    if (st == GS_OK && !nw_memory_fits(dev, c0->n, n))
+        st = GS_ERR_OUT_OF_MEMORY; /* the pages were not touched: nothing was held yet */
     if (st == GS_OK && own_ref)
         st = nw_reference(c0->n, c0->seed, own_ref);
     int compared = 0; /* then each configuration has its own status */

@@ -120,7 +120,7 @@ gs_status gss_run_methods(gs_device *dev, const gss_config *cfgs, unsigned n, gs
     int compared = 0; /* then each configuration has its own status */
     gss_entry *es = st == GS_OK ? calloc(n, sizeof *es) : NULL;
     if (st == GS_OK &&
-        (gsa_compare_mem_alloc(&m, cfgs[0].n, sizeof(uint32_t), need_ref, n) || es == NULL))
+        (gsa_compare_mem_alloc(&m, dev, cfgs[0].n, sizeof(uint32_t), need_ref, n, 2) || es == NULL))
         st = GS_ERR_OUT_OF_MEMORY;
     if (st == GS_OK && m.own_ref)
         st = gss_reference(cfgs[0].n, cfgs[0].iters, cfgs[0].seed, m.own_ref);

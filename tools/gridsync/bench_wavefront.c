@@ -158,9 +158,11 @@ static void add_row(wf *w, const char *exp, const nw_config *cfg, const nw_resul
         r->x_relaunch = speedup(w->t, r, "relaunch");
         r->x_global = speedup(w->t, r, "global");
     }
+    /* the app's own words where it has them, else the status's */
+    const char *why = res->error[0] ? res->error : s != GS_OK ? gs_status_string(s) : "";
     cli_progress("wavefront %s %u^2 B %u: %-14s %-8s %6u groups %11.3f ms %8.4f GCUPS  %s%s%s", exp,
                  cfg->n, cfg->tile, r->scheme, r->variant, cfg->groups, r->total_ms, r->gcups,
-                 r->check, res->error[0] ? ": " : "", res->error);
+                 r->check, why[0] ? ": " : "", why);
     table_show(w->t, stdout);
 }
 
@@ -171,7 +173,8 @@ static void measure_point(wf *w, const char *exp, unsigned n, unsigned B, const 
 {
     nw_config *cfgs = calloc(p->n ? p->n : 1u, sizeof *cfgs);
     nw_result *res = calloc(p->n ? p->n : 1u, sizeof *res);
-    const int32_t *reference = reference_of(w, n);
+    /* asked before the reference, which at sizes that cannot fit pages for minutes */
+    const int32_t *reference = nw_memory_fits(w->dev, n, p->n) ? reference_of(w, n) : NULL;
     for (unsigned i = 0; cfgs && res && i < p->n; ++i)
         cfgs[i] = config_of(w, n, B, &p->items[i], reference);
     if (cfgs && res && reference && p->n)
