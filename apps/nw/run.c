@@ -267,6 +267,8 @@ gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_r
         return GS_ERR_INVALID_ARGUMENT;
     memset(out, 0, n * sizeof *out);
     gs_status st = configs_ok(dev, cfgs, n);
+    if (st == GS_OK && !nw_memory_fits(dev, cfgs[0].n, n))
+        st = GS_ERR_OUT_OF_MEMORY; /* before anything is allocated (c0 NULL: nothing is) */
     const nw_config *c0 = st == GS_OK ? &cfgs[0] : NULL;
     unsigned R = c0 ? nw_tiles(c0->n, c0->tile) : 0u;
     size_t len = c0 ? (size_t)R * c0->tile + 1u : 0u;
@@ -282,8 +284,6 @@ gs_status nw_run_methods(gs_device *dev, const nw_config *cfgs, unsigned n, nw_r
     gsa_timing *timing = c0 ? calloc(n, sizeof *timing) : NULL;
     if (st == GS_OK && !(s1 && s2 && result && (own_ref || !need_ref) && es && status && timing))
         st = GS_ERR_OUT_OF_MEMORY;
-    if (st == GS_OK && !nw_memory_fits(dev, c0->n, n))
-        st = GS_ERR_OUT_OF_MEMORY; /* the pages were not touched: nothing was held yet */
     if (st == GS_OK && own_ref)
         st = nw_reference(c0->n, c0->seed, own_ref);
     int compared = 0; /* then each configuration has its own status */

@@ -243,8 +243,6 @@ int bench_jacobi(gs_device *dev, const cli_options *o, bench_table *t)
     unsigned n_ms = methods(dev, o, ms);
     unsigned block = o->block ? o->block : default_block(&t->dev);
     jsize sizes[CLI_MAX_LIST];
-    if (o->n_sizes && (o->given & OPT_ITERS)) /* --sizes N:T has the iterations */
-        return cli_refuse_pair(OPT_ITERS, OPT_SIZES, "give one of them (--sizes N:T sets T)");
     unsigned n_sizes = o->n_sizes ? o->n_sizes : default_sizes(&t->dev, o, sizes);
     for (unsigned i = 0; i < o->n_sizes; ++i)
         sizes[i] = (jsize){o->sizes_n[i], o->sizes_t[i]};

@@ -214,8 +214,6 @@ int bench_sor(gs_device *dev, const cli_options *o, bench_table *t)
         fprintf(stderr, "gridsync: --tile: bench sor takes one side from 2 to 32\n");
         return 2;
     }
-    if (o->n_sizes && (o->given & OPT_ITERS)) /* --sizes N:S has the sweeps */
-        return cli_refuse_pair(OPT_ITERS, OPT_SIZES, "give one of them (--sizes N:S sets S)");
     unsigned tile = o->tile ? o->tile : default_tile(&t->dev);
     ssize sizes[CLI_MAX_LIST];
     unsigned n_sizes = o->n_sizes ? o->n_sizes : default_sizes(&t->dev, o, sizes);

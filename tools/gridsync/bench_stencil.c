@@ -170,11 +170,6 @@ int bench_stencil(gs_device *dev, const cli_options *o, bench_table *t)
     unsigned n_ms = methods(dev, o, ms);
     ssize sizes[CLI_MAX_LIST];
     unsigned n_sizes = sizes_of(&t->dev, o, sizes);
-    /* --sizes N:T has the elements and the iterations */
-    if (o->n_sizes && (o->given & OPT_N))
-        return cli_refuse_pair(OPT_N, OPT_SIZES, "give one of them (--sizes N:T sets N)");
-    if (o->n_sizes && (o->given & OPT_ITERS))
-        return cli_refuse_pair(OPT_ITERS, OPT_SIZES, "give one of them (--sizes N:T sets T)");
     if (n_ms == 0) {
         cli_progress("stencil: none of the methods named runs on this device");
         return 2;

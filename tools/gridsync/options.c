@@ -366,6 +366,15 @@ int cli_parse(int argc, char **argv, int first, cli_options *o)
         fprintf(stderr, "gridsync: unexpected argument '%s'\n", argv[optind]);
         return -1;
     }
+    /* Every experiment that takes --sizes N:T reads its size and iterations (sweeps) from
+     * it alone: --n or --iters beside it would be dropped. */
+    unsigned beside = o->given & (OPT_ITERS | OPT_N);
+    if ((o->given & OPT_SIZES) && beside) {
+        unsigned other = beside & OPT_ITERS ? OPT_ITERS : OPT_N;
+        cli_refuse_pair(other, OPT_SIZES, "give one of them (--sizes N:T sets %s)",
+                        other == OPT_ITERS ? "T" : "N");
+        return -1;
+    }
     if (o->quick && !(o->given & OPT_REPEATS))
         o->repeats = 3;
     return 0;
