@@ -26,7 +26,10 @@ typedef _Atomic unsigned int gs_word;
  * 2-D and 3-D grids, each dimension's (gs_cpu_group_in(d), ...). */
 typedef struct gs_cpu_self {
     gs_u32 group, groups, lid, lsize;
-    gs_u32 crowd; /* the grid's groups per core, rounded up (gs_cpu_pause) */
+    /* gs_cpu_pause's crowd: the groups of every cpu grid now running in the process (the
+     * emulated devices of gridsync/multi.h share the cores too), and the cores */
+    gs_word *running;
+    gs_u32 cores;
     gs_u32 group3[3], groups3[3], lid3[3], lsize3[3];
     struct gs_cpu_team *team;
 } gs_cpu_self;
@@ -105,8 +108,8 @@ typedef _Atomic unsigned long long gs_word64;
 #define gs_load64_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
 #define gs_store64_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 
-/* Threads outnumber cores in every test: a spinner must give its core away. In a grid of
- * GS_CPU_SLEEP_CROWD groups per core or more, a long wait (a back-off given: from its 16th
+/* Threads outnumber cores in every test: a spinner must give its core away. With
+ * GS_CPU_SLEEP_CROWD groups per core or more running (every grid of the process counted), a long wait (a back-off given: from its 16th
  * poll) sleeps instead, GS_CPU_SLEEP_NS_PER_GROUP for each group per core. A yielding
  * waiter stays runnable, and Linux's fair scheduler ran thousands of them before a group
  * that had still to arrive: flip at 2048 groups of 1 on 2 cores, 200 episodes, had a
@@ -120,8 +123,11 @@ typedef _Atomic unsigned long long gs_word64;
 #define GS_CPU_SLEEP_NS_PER_GROUP 20000u
 GS_DEVICE void gs_cpu_pause(gs_u32 backoff_ns)
 {
-    gs_u32 crowd = gs_cpu_self_now.crowd;
-    if (backoff_ns == 0u || crowd < GS_CPU_SLEEP_CROWD) {
+    gs_word *running = gs_cpu_self_now.running;
+    gs_u32 cores = gs_cpu_self_now.cores, crowd = 0u;
+    if (backoff_ns != 0u && running && cores)
+        crowd = (gs_load_relaxed(running) + cores - 1u) / cores;
+    if (crowd < GS_CPU_SLEEP_CROWD) {
         sched_yield();
         return;
     }

@@ -13,6 +13,12 @@
 
 _Thread_local gs_cpu_self gs_cpu_self_now;
 
+/* The groups of every grid started and not yet joined, whatever its device: the
+ * emulated devices of gridsync/multi.h run their grids at once on the same cores, and
+ * a rank that counted only its own grid waited as if the cores were its own (4 ranks of
+ * 1024 groups on 2 cores timed out where one grid of 4096 passes). */
+static gs_word running_groups;
+
 struct gs_cpu_team {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -219,7 +225,7 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
     g->status = GS_OK;
     /* A group's representative is its one poller (the others wait in the team barrier). */
     unsigned cores = dev->info.compute_units ? dev->info.compute_units : 1u;
-    unsigned crowd = (groups + cores - 1u) / cores;
+    atomic_fetch_add(&running_groups, groups);
     for (; g->started < g->n; ++g->started) {
         member *m = &g->members[g->started];
         m->run = &g->run;
@@ -227,7 +233,8 @@ gs_status gs_cpu_grid_start(gs_device *dev, gs_dim3 grid, gs_dim3 block, void (*
         m->self.groups = groups;
         m->self.lid = (unsigned)(g->started % group_size);
         m->self.lsize = group_size;
-        m->self.crowd = crowd;
+        m->self.running = &running_groups;
+        m->self.cores = cores;
         split3(m->self.group, gdims, m->self.group3);
         split3(m->self.lid, ldims, m->self.lid3);
         for (unsigned d = 0; d < 3; ++d) {
@@ -260,6 +267,7 @@ gs_status gs_cpu_grid_join(gs_cpu_grid *g, double *elapsed_ns)
     if (elapsed_ns)
         *elapsed_ns =
             (double)(t1.tv_sec - g->t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - g->t0.tv_nsec);
+    atomic_fetch_sub(&running_groups, g->groups);
     for (unsigned t = 0; t < g->groups; ++t) {
         if (g->teams[t].broken && s == GS_OK)
             s = GS_ERR_TIMEOUT;

@@ -192,9 +192,15 @@ static void measure(const bm_run *r, const cli_options *o, unsigned iters, bm_ro
     if (rows[1].check[0] == 'F')
         cli_progress("multi on %s, %u groups of %u: %u values read wrong", rows[1].devices,
                      r->groups, r->block, wrong);
+    /* a barrier that failed is left aborted; the baseline must not inherit that */
+    if (rows[1].status != GS_OK)
+        (void)gs_multi_reset(r->m);
     s = median_ms(r, 1, relaunches, o->repeats, &t_rel);
     rows[0].status = s;
     rows[0].check = bench_verdict(s);
+    if (s != GS_OK)
+        cli_progress("relaunch on %s, %u groups of %u: %s", rows[0].devices, r->groups, r->block,
+                     gs_status_string(s));
     rows[0].ns = s == GS_OK ? t_rel * 1e6 / relaunches : 0;
     if (rows[0].ns > 0 && rows[1].ns > 0 && rows[1].status == GS_OK && rows[1].check[0] == 'p')
         rows[1].x_relaunch = rows[0].ns / rows[1].ns;

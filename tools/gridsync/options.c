@@ -61,7 +61,7 @@ static const struct cli_opt {
     {"repeats", OPT_REPEATS, "N",
      "1 to 1000: timed runs, the median is reported (default 5, --quick 3)"},
     {"timeout-ms", OPT_TIMEOUT, "N", "1 to 3600000: how long a barrier waits before it gives up"},
-    {"quick", OPT_QUICK, NULL, "fewer grids, barriers and repeats"},
+    {"quick", OPT_QUICK, NULL, "fewer grids, barriers and repeats, where no option names them"},
     {"max-spread", OPT_MAX_SPREAD, "X",
      "0 to 1000: warn about rows whose spread is larger (default 0.5)"},
     {"allow-refused", OPT_ALLOW_REFUSED, NULL,
