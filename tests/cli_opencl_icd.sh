@@ -26,5 +26,8 @@ GRIDSYNC_OPENCL_ICD="/nonexistent/libfoo.so:$pocl" run || fail "the second libra
 GRIDSYNC_OPENCL_PLATFORM=portable run || fail "GRIDSYNC_OPENCL_PLATFORM=portable found no device"
 GRIDSYNC_OPENCL_PLATFORM=NVIDIA run
 [ $? -eq 2 ] || fail "GRIDSYNC_OPENCL_PLATFORM=NVIDIA opened a device without NVIDIA's platform"
+GRIDSYNC_OPENCL_PLATFORM=NVIDIA "$cli" info --backend opencl >"$dir/out" 2>"$dir/err"
+[ $? -eq 2 ] || fail "info --backend opencl without NVIDIA's platform did not end in exit 2"
+grep -q "GRIDSYNC_OPENCL_ICD" "$dir/err" || fail "info --backend opencl: no device, and no hint"
 [ $failed -eq 0 ] && echo "cli_opencl_icd: ok"
 exit $failed

@@ -1,6 +1,7 @@
 /* gridsync/host_multi_nccl.h - a barrier across GPUs (gridsync/host_multi.h) with one
  * process per GPU, over an NCCL communicator (NCCL 2.28 or newer; library
- * gridsync_nccl, built where CMake finds nccl.h and libnccl).
+ * gridsync_nccl, static, built in the build tree where CMake finds nccl_device.h and
+ * libnccl; not installed).
  *
  *     ncclComm_t comm;                                  // one rank per GPU, as usual
  *     ncclCommInitRank(&comm, nranks, id, rank);

@@ -173,7 +173,10 @@ int cli_check_takes(const cli_command *c, const cli_options *o);
 void cli_options_help(unsigned takes, FILE *f);
 /* 0 when the environment variables gridsync reads hold values it accepts; else names one. */
 int cli_check_env(void);
+/* Opens the device the options name; on failure says why on stderr and returns -1. */
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info);
+/* Where `backend` found no device: how an OpenCL driver without its ICD file is reached. */
+void cli_hint_no_device(gs_backend backend, gs_status s);
 /* 1 where every output file the options name (--csv, --json, --plot) can be written and
  * no two name the same file; else 0, having said which (the command then exits 2 before
  * anything runs, as the README says). */

@@ -53,9 +53,12 @@ int cmd_info(const cli_options *o)
             gs_device *dev;
             gs_status s = gs_device_open(all[b], i, &dev);
             if (s != GS_OK) {
-                if (i == 0 || only)
+                if (i == 0 || only) {
                     printf("%s: no device %d (%s)\n", gs_backend_name(all[b]), i,
                            gs_status_string(s));
+                    if (o->backend == all[b]) /* asked for by name: say how to reach one */
+                        cli_hint_no_device(all[b], s);
+                }
                 break;
             }
             show(dev);

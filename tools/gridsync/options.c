@@ -505,16 +505,21 @@ int cli_refuse_pair(unsigned a, unsigned b, const char *why, ...)
     return 2;
 }
 
+void cli_hint_no_device(gs_backend backend, gs_status s)
+{
+    if (s == GS_ERR_NO_DEVICE && backend == GS_BACKEND_OPENCL)
+        fprintf(stderr, "gridsync: an OpenCL driver without its ICD file is reachable with "
+                        "GRIDSYNC_OPENCL_ICD=LIB (NVIDIA: libnvidia-opencl.so.1); "
+                        "GRIDSYNC_OPENCL_PLATFORM narrows the platforms (docs/using.md)\n");
+}
+
 int cli_open(const cli_options *o, gs_device **dev, gs_device_info *info)
 {
     gs_status s = gs_device_open(o->backend, o->device, dev);
     if (s != GS_OK) {
         fprintf(stderr, "gridsync: cannot open %s device %d: %s\n", gs_backend_name(o->backend),
                 o->device, gs_status_string(s));
-        if (s == GS_ERR_NO_DEVICE && o->backend == GS_BACKEND_OPENCL)
-            fprintf(stderr, "gridsync: an OpenCL driver without its ICD file is reachable with "
-                            "GRIDSYNC_OPENCL_ICD=LIB (NVIDIA: libnvidia-opencl.so.1); "
-                            "GRIDSYNC_OPENCL_PLATFORM narrows the platforms (docs/using.md)\n");
+        cli_hint_no_device(o->backend, s);
         return -1;
     }
     gs_device_get_info(*dev, info);
