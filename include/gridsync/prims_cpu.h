@@ -109,10 +109,11 @@ typedef _Atomic unsigned long long gs_word64;
 #define gs_store64_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 
 /* Threads outnumber cores in every test: a spinner must give its core away. With
- * GS_CPU_SLEEP_CROWD groups per core or more running (every grid of the process counted), a long wait (a back-off given: from its 16th
- * poll) sleeps instead, GS_CPU_SLEEP_NS_PER_GROUP for each group per core. A yielding
- * waiter stays runnable, and Linux's fair scheduler ran thousands of them before a group
- * that had still to arrive: flip at 2048 groups of 1 on 2 cores, 200 episodes, had a
+ * GS_CPU_SLEEP_CROWD groups per core or more running (every cpu grid of the process
+ * counted), a long wait (a back-off given: from its 16th poll) sleeps instead,
+ * GS_CPU_SLEEP_NS_PER_GROUP for each group per core. A yielding waiter stays runnable,
+ * and Linux's fair scheduler ran thousands of them before a group that had still to
+ * arrive: flip at 2048 groups of 1 on 2 cores, 200 episodes, had a
  * slowest episode of 1.5 and 2.5 s, and message passing at 4096 timed out at the default
  * 5 s. Sleepers that wake often are worse (7 s, and a 60 s timeout). One sleep of 20 us a
  * group per core kept the slowest under 0.6 s from 2048 to 4096 groups, the median

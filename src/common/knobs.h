@@ -43,7 +43,7 @@
     X(BACKOFF_CAP_NS, "GRIDSYNC_BACKOFF_CAP_NS", 0, 1000000, "16384",                           \
       "ns the back-off of a long wait grows to at most (option backoff_cap_ns)")                \
     X(FIRST_POLL_NS, "GRIDSYNC_FIRST_POLL_NS", 0, 100000,                                       \
-      "CUDA: 0 up to 2 groups per SM, else 16 per group per SM, at most 1024",                                \
+      "CUDA: 0 up to 2 groups per SM, else 16 per group per SM, at most 1024",                  \
       "ns flip's representative sleeps between its arrival and its first poll (option "         \
       "first_poll_ns)")                                                                         \
     X(PLACE_LINES, "GRIDSYNC_PLACE_LINES", 0, GS_PLACE_LINES_MAX,                               \
