@@ -218,8 +218,9 @@ GS_DEVICE gs_u32 gs_sync_auto(gs_grid *g)
  * (or gs_arrive's gs_wait_token) returns GS_ABORT_AFTER_LAST and its next gs_arrive_last
  * returns 0, without touching the state, and it raises the abort: the launch ends in
  * GS_ERR_BAD_STATE naming the group and the episode (gs_bad_told; cpu: 170 of 200
- * launches of 2 groups with a gs_sync_flip after it had no last group, GS_OK). The mark costs the fast path nothing: it is the
- * launch test's aux, which the next episode reads anyway. */
+ * launches of 2 groups with a gs_sync_flip after it had no last group, GS_OK). The mark
+ * costs the fast path nothing: it is the launch test's aux, which the next episode reads
+ * anyway. */
 GS_DEVICE int gs_last_verdict(gs_grid *g, int last)
 {
     GS_GLOBAL gs_word *slot = gs_word_at(g, GS_LINE_GROUP_A(gs_g_group(g)), GS_G_VERDICT);
