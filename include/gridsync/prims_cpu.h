@@ -26,12 +26,13 @@ typedef _Atomic unsigned int gs_word;
  * 2-D and 3-D grids, each dimension's (gs_cpu_group_in(d), ...). */
 typedef struct gs_cpu_self {
     gs_u32 group, groups, lid, lsize;
-    /* gs_cpu_pause's crowd: the groups of every cpu grid now running in the process (the
-     * emulated devices of gridsync/multi.h share the cores too), and the cores */
-    gs_word *running;
-    gs_u32 cores;
     gs_u32 group3[3], groups3[3], lid3[3], lsize3[3];
     struct gs_cpu_team *team;
+    /* gs_cpu_pause's crowd: the groups of every cpu grid now running in the process (the
+     * emulated devices of gridsync/multi.h share the cores too), and the cores. Last, so
+     * that the fields above keep the offsets that kernels built against 0.1 read inline. */
+    gs_word *running;
+    gs_u32 cores;
 } gs_cpu_self;
 GS_API extern _Thread_local gs_cpu_self gs_cpu_self_now;
 
